@@ -1,6 +1,10 @@
 # shellcheck shell=bash
 # Helpers shared by the scripts in this folder.  Sourced, never run.
 
+# Debian's python3 first: kernel tools (checkpatch's spdxcheck.py) need
+# python3-ply and python3-git, which a pyenv or venv python3 lacks.
+[ ! -x /usr/bin/python3 ] || PATH=/usr/bin:$PATH
+
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PROG=${PROG:-$(basename "$0")}
 # shellcheck source=../base.conf

@@ -1,0 +1,270 @@
+#!/usr/bin/env bats
+# Tests of the project's own scripts: bad input gets a one-line reason and
+# a non-zero exit and leaves the tree exactly as it was; good input gives
+# the same tree with git am and with quilt.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+	T=$BATS_TEST_TMPDIR/linux
+	make_tree "$T"
+}
+
+# --- every script documents itself -----------------------------------------
+
+@test "every script answers --help with its usage and exit 0" {
+	for s in setup apply export kunit check-patches maintainers test-all; do
+		run "$REPO/scripts/$s" --help
+		[ "$status" -eq 0 ] || { echo "$s --help: exit $status" >&2; return 1; }
+		[[ "${lines[0]}" == Usage:* ]] || { echo "$s: ${lines[0]}" >&2; return 1; }
+	done
+}
+
+@test "unknown options are refused with one line" {
+	for s in setup apply export kunit check-patches maintainers; do
+		run --separate-stderr "$REPO/scripts/$s" --bogus
+		[ "$status" -ne 0 ]
+		[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$s: ${stderr_lines[*]}" >&2; return 1; }
+	done
+}
+
+# --- apply: trees that must be refused --------------------------------------
+
+@test "apply: a missing tree is refused" {
+	run --separate-stderr "$REPO/scripts/apply" --tree "$BATS_TEST_TMPDIR/nope"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"no such directory"* ]]
+}
+
+@test "apply: KERNEL_SRC pointing nowhere is refused" {
+	KERNEL_SRC=$BATS_TEST_TMPDIR/nope run --separate-stderr "$REPO/scripts/apply"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"$BATS_TEST_TMPDIR/nope: no such directory"* ]]
+}
+
+@test "apply: a folder that is not a kernel tree is refused and untouched" {
+	d=$BATS_TEST_TMPDIR/other
+	mkdir -p "$d" && echo hello >"$d/README" && git -C "$d" init -q &&
+		git -C "$d" add -A && git -C "$d" -c user.name=t -c user.email=t@t commit -q -m x
+	before=$(tree_state "$d")
+	for m in git-am quilt; do
+		run --separate-stderr "$REPO/scripts/apply" --method "$m" --tree "$d"
+		[ "$status" -eq 1 ]
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" == *"not a Linux kernel tree"* ]]
+	done
+	[ "$(tree_state "$d")" = "$before" ]
+}
+
+@test "apply: a kernel tree that is not a git work tree is refused and untouched" {
+	rm -rf "$T/.git"
+	before=$(find "$T" -type f -print0 | sort -z | xargs -0 sha1sum)
+	run --separate-stderr "$REPO/scripts/apply" --tree "$T"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"not a git work tree"* ]]
+	[ "$(find "$T" -type f -print0 | sort -z | xargs -0 sha1sum)" = "$before" ]
+}
+
+@test "apply: a tree of another kernel version is refused" {
+	sed -i 's/^PATCHLEVEL = 12$/PATCHLEVEL = 6/' "$T/Makefile"
+	git -C "$T" commit -q -am 6.6
+	before=$(tree_state "$T")
+	run --separate-stderr "$REPO/scripts/apply" --tree "$T"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"Linux 6.6; this series is for 6.12"* ]]
+	[ "$(tree_state "$T")" = "$before" ]
+}
+
+@test "apply: a dirty tree is refused and untouched, both methods" {
+	echo "/* edit */" >>"$T/arch/x86/kernel/process_64.c"
+	before=$(tree_state "$T")
+	for m in git-am quilt; do
+		run --separate-stderr "$REPO/scripts/apply" --method "$m" --tree "$T"
+		[ "$status" -eq 1 ]
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" == *"refusing a dirty tree: uncommitted changes"* ]]
+		[ "$(tree_state "$T")" = "$before" ]
+	done
+}
+
+@test "apply: an untracked file or quilt state counts as dirty" {
+	touch "$T/stray.c"
+	run --separate-stderr "$REPO/scripts/apply" --tree "$T"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"dirty tree"*"stray.c"* ]]
+	rm "$T/stray.c"
+	mkdir "$T/.pc"
+	run --separate-stderr "$REPO/scripts/apply" --method quilt --tree "$T"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"quilt patches are applied"* ]]
+}
+
+@test "apply: an unknown method is refused" {
+	before=$(tree_state "$T")
+	run --separate-stderr "$REPO/scripts/apply" --method stgit --tree "$T"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"unknown method 'stgit'"* ]]
+	[ "$(tree_state "$T")" = "$before" ]
+}
+
+# --- apply: a patch that does not apply -------------------------------------
+
+@test "apply: first patch fails with git am: file and hunk named, tree restored" {
+	break_tree "$T" arch/x86/kernel/process_64.c 'if (static_cpu_has_bug(X86_BUG_SYSRET_SS_ATTRS)) {'
+	before=$(tree_state "$T")
+	run --separate-stderr "$REPO/scripts/apply" --method git-am --tree "$T"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"patches/0001-"*".patch does not apply"* ]]
+	[[ "$stderr" == *"arch/x86/kernel/process_64.c hunk @@ -"* ]]
+	[ "$(tree_state "$T")" = "$before" ]
+}
+
+@test "apply: first patch fails with quilt: file and hunk named, tree restored" {
+	break_tree "$T" arch/x86/kernel/process_64.c 'if (static_cpu_has_bug(X86_BUG_SYSRET_SS_ATTRS)) {'
+	before=$(tree_state "$T")
+	run --separate-stderr "$REPO/scripts/apply" --method quilt --tree "$T"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"patches/0001-"*".patch does not apply"* ]]
+	[[ "$stderr" == *"arch/x86/kernel/process_64.c hunk #1 @@ -"* ]]
+	[ "$(tree_state "$T")" = "$before" ]
+}
+
+@test "apply: a later patch fails after earlier ones applied: tree restored, both methods" {
+	break_tree "$T" arch/x86/kernel/Makefile 'obj-$(CONFIG_DEBUG_NMI_SELFTEST) += nmi_selftest.o'
+	before=$(tree_state "$T")
+	for m in git-am quilt; do
+		run --separate-stderr "$REPO/scripts/apply" --method "$m" --tree "$T"
+		[ "$status" -eq 1 ]
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" == *"patches/0002-"*"arch/x86/kernel/Makefile hunk"* ]]
+		[ "$(tree_state "$T")" = "$before" ] || { echo "$m left the tree changed" >&2; return 1; }
+	done
+}
+
+@test "apply: series naming a missing patch is refused before touching the tree" {
+	r=$BATS_TEST_TMPDIR/repo
+	mkdir -p "$r" && cp -r "$REPO/scripts" "$REPO/patches" "$REPO/series" "$REPO/base.conf" "$r/"
+	echo 9999-missing.patch >>"$r/series"
+	before=$(tree_state "$T")
+	run --separate-stderr "$r/scripts/apply" --tree "$T"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"series lists 9999-missing.patch but patches/9999-missing.patch does not exist"* ]]
+	[ "$(tree_state "$T")" = "$before" ]
+}
+
+# --- apply: success ---------------------------------------------------------
+
+@test "apply: git am puts the series on a new branch, the user's branch untouched" {
+	main=$(git -C "$T" rev-parse main)
+	run "$REPO/scripts/apply" --tree "$T" --branch series
+	[ "$status" -eq 0 ]
+	[ "$(git -C "$T" rev-parse main)" = "$main" ]
+	[ "$(git -C "$T" symbolic-ref HEAD)" = refs/heads/series ]
+	n=$(grep -vc '^#' "$REPO/series")
+	[ "$(git -C "$T" rev-list --count main..series)" -eq "$n" ]
+	[ -z "$(git -C "$T" status --porcelain)" ]
+	# The commits carry the patches' subjects and sign-offs.
+	git -C "$T" log --format=%s main..series | grep -q '^x86/process: '
+	[ "$(git -C "$T" log --format=%b main..series | grep -c '^Signed-off-by: ')" -eq "$n" ]
+}
+
+@test "apply: an existing branch name is refused" {
+	git -C "$T" branch series
+	before=$(tree_state "$T")
+	run --separate-stderr "$REPO/scripts/apply" --tree "$T" --branch series
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"branch series already exists"* ]]
+	[ "$(tree_state "$T")" = "$before" ]
+}
+
+@test "apply: quilt push -a gives the same files as git am" {
+	q=$BATS_TEST_TMPDIR/quilt
+	make_tree "$q"
+	run "$REPO/scripts/apply" --tree "$T" --branch series
+	[ "$status" -eq 0 ]
+	run "$REPO/scripts/apply" --method quilt --tree "$q" --branch series
+	[ "$status" -eq 0 ]
+	[ -d "$q/.pc" ]
+	diff -r -x .git -x .pc "$T" "$q"
+	# quilt pop -a takes it all back.
+	(cd "$q" && QUILT_PATCHES="$REPO/patches" QUILT_SERIES="$REPO/series" quilt --quiltrc /dev/null pop -a -q)
+	git -C "$q" add -A -f .
+	[ -z "$(git -C "$q" diff --cached --stat main -- . ':!.pc')" ]
+}
+
+# --- export ---------------------------------------------------------------
+
+@test "export: re-exporting the applied series gives back patches/ byte for byte" {
+	run "$REPO/scripts/apply" --tree "$T" --branch series
+	[ "$status" -eq 0 ]
+	run "$REPO/scripts/export" --tree "$T" --base main --out "$BATS_TEST_TMPDIR/out"
+	[ "$status" -eq 0 ]
+	diff -r "$REPO/patches" "$BATS_TEST_TMPDIR/out/patches"
+	diff "$REPO/series" "$BATS_TEST_TMPDIR/out/series"
+}
+
+@test "export: a dirty tree or no commit above the base is refused" {
+	run --separate-stderr "$REPO/scripts/export" --tree "$T" --base main --out "$BATS_TEST_TMPDIR/out"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"no commit above main"* ]]
+	echo x >>"$T/Makefile"
+	run --separate-stderr "$REPO/scripts/export" --tree "$T" --base main --out "$BATS_TEST_TMPDIR/out"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"commit or stash first"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/out" ]
+}
+
+# --- kunit / check-patches / setup ------------------------------------------
+
+@test "kunit: an unknown configuration is refused with the known ones" {
+	run --separate-stderr "$REPO/scripts/kunit" nosuch --tree "$T"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"unknown configuration 'nosuch'; known: all "* ]]
+}
+
+@test "kunit: a fragment naming a symbol no Kconfig defines is refused" {
+	printf 'CONFIG_AAA_NOT_A_SYMBOL=y\n' >"$BATS_TEST_TMPDIR/bad.config"
+	run --separate-stderr "$REPO/scripts/kunit" sysret-ss --fragment "$BATS_TEST_TMPDIR/bad.config" --tree "$DEFAULT_TREE"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"CONFIG_AAA_NOT_A_SYMBOL (in $BATS_TEST_TMPDIR/bad.config) is not defined by any Kconfig"* ]]
+}
+
+@test "kunit: every symbol of every shipped fragment exists in the patched Kconfig" {
+	run "$REPO/scripts/apply" --tree "$T" --branch series
+	[ "$status" -eq 0 ]
+	for f in "$REPO"/kconfig-fragments/*.config; do
+		for s in $(sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set/\1/p; s/^\(CONFIG_[A-Z0-9_]*\)=.*/\1/p' "$f"); do
+			grep -rqE "^(menu)?config ${s#CONFIG_}\$" "$DEFAULT_TREE/arch" "$DEFAULT_TREE/lib" "$DEFAULT_TREE/init" "$T/arch" ||
+				{ echo "$f: $s undefined" >&2; return 1; }
+		done
+	done
+}
+
+@test "check-patches: a patch file missing from series stops the check" {
+	r=$BATS_TEST_TMPDIR/repo
+	mkdir -p "$r" && cp -r "$REPO/scripts" "$REPO/patches" "$REPO/series" "$REPO/base.conf" "$REPO/kunit-tests" "$r/"
+	cp "$REPO/patches/0001-"*.patch "$r/patches/0099-stray.patch"
+	X86H_BUILD=$BATS_TEST_TMPDIR/build run "$r/scripts/check-patches" --no-build
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not ok - check-patches: series and patches/ disagree: not-listed:0099-stray.patch"* ]]
+}
+
+@test "setup: with everything installed it only checks (idempotent)" {
+	run "$REPO/scripts/setup"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"default tree $DEFAULT_TREE ready"* ]]
+	[ "$(git -C "$DEFAULT_TREE" ls-tree -r --name-only "$BASE_TAG" | wc -l)" -eq "$BASE_FILES" ] || [ -s "$X86H_CACHE/default-tree" ]
+}
+
+@test "maintainers: MAINTAINERS-notes/get_maintainer.txt is current" {
+	run "$REPO/scripts/maintainers" --check
+	[ "$status" -eq 0 ]
+}
