@@ -173,6 +173,16 @@ setup() {
 	[ "$(git -C "$T" log --format=%b main..series | grep -c '^Signed-off-by: ')" -eq "$n" ]
 }
 
+@test "apply: a tree already carrying the series is left alone" {
+	run "$REPO/scripts/apply" --tree "$T" --branch series
+	[ "$status" -eq 0 ]
+	before=$(tree_state "$T")
+	run "$REPO/scripts/apply" --tree "$T"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"series already carries the"*"nothing to do"* ]]
+	[ "$(tree_state "$T")" = "$before" ]
+}
+
 @test "apply: an existing branch name is refused" {
 	git -C "$T" branch series
 	before=$(tree_state "$T")
