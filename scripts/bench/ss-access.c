@@ -2,11 +2,12 @@
 /*
  * Userspace harness for the cost of the SYSRET SS attributes fixup.
  *
- * __switch_to() runs, on CPUs with X86_BUG_SYSRET_SS_ATTRS:
- *	mov %ss,%eax ; cmp $__KERNEL_DS,%ax ; jne 1f   (every switch)
- *	1: mov %eax,%ss                                 (when SS was not __KERNEL_DS)
+ * __switch_to() runs, on CPUs with X86_BUG_SYSRET_SS_ATTRS (objdump -d):
+ *	mov %ss,%ax ; cmp $0x18,%ax ; je 1f       (every switch)
+ *	mov $0x18,%eax ; mov %eax,%ss ; 1:        (when SS was not __KERNEL_DS)
  * Both moves are legal in user mode, so the same instructions are timed
- * here with the user data selector standing in for __KERNEL_DS.  Each
+ * here with the user data selector __USER_DS (0x2b) standing in for
+ * __KERNEL_DS (0x18).  Each
  * variant runs ITERS times per round, ROUNDS rounds, in random order per
  * round; the minimum TSC ticks per iteration of each is reported together
  * with its ratio to the empty loop and the cost above it.
@@ -40,13 +41,14 @@ static uint64_t loop_empty(unsigned long n, unsigned short ss)
  * The kernel's sequence: savesegment(ss, ...), compare with an immediate,
  * and loadsegment() when they differ.  CMP is the immediate compared with.
  */
-#define SS_CHECK(v, ss, CMP)					\
-	asm volatile("mov %%ss,%0\n\t"				\
+#define SS_CHECK(v, CMP)					\
+	asm volatile("mov %%ss,%w0\n\t"				\
 		     "cmp $" #CMP ",%w0\n\t"				\
 		     "je 1f\n\t"					\
-		     "mov %1,%%ss\n"					\
+		     "mov $0x2b,%k0\n\t"				\
+		     "mov %k0,%%ss\n"					\
 		     "1:"						\
-		     : "=&r"(v) : "r"((unsigned int)(ss)) : "cc", "memory")
+		     : "=&r"(v) : : "cc", "memory")
 
 /* Every context switch: SS already holds the selector, no write. */
 static uint64_t loop_read(unsigned long n, unsigned short ss)
@@ -55,7 +57,7 @@ static uint64_t loop_read(unsigned long n, unsigned short ss)
 	unsigned int v;
 
 	for (; n; n--)
-		SS_CHECK(v, ss, 0x2b);		/* __USER_DS: equal, skip */
+		SS_CHECK(v, 0x2b);		/* __USER_DS: equal, skip */
 	return __rdtsc() - t;
 }
 
@@ -66,7 +68,7 @@ static uint64_t loop_write(unsigned long n, unsigned short ss)
 	unsigned int v;
 
 	for (; n; n--)
-		SS_CHECK(v, ss, 0x18);		/* __KERNEL_DS: differs, write */
+		SS_CHECK(v, 0x18);		/* __KERNEL_DS: differs, write */
 	return __rdtsc() - t;
 }
 
