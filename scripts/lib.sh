@@ -3,6 +3,7 @@
 
 # Debian's python3 first: kernel tools (checkpatch's spdxcheck.py) need
 # python3-ply and python3-git, which a pyenv or venv python3 lacks.
+unset CDPATH
 [ ! -x /usr/bin/python3 ] || PATH=/usr/bin:$PATH
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -80,8 +81,11 @@ dirty_reason() {
 	g=$(git -C "$t" rev-parse --absolute-git-dir)
 	if [ -d "$g/rebase-apply" ] || [ -d "$g/rebase-merge" ]; then
 		echo "a git am or rebase is in progress"
-	elif [ -f "$g/MERGE_HEAD" ] || [ -f "$g/CHERRY_PICK_HEAD" ]; then
-		echo "a merge or cherry-pick is in progress"
+	elif [ -f "$g/MERGE_HEAD" ] || [ -f "$g/CHERRY_PICK_HEAD" ] || [ -f "$g/REVERT_HEAD" ] ||
+		[ -d "$g/sequencer" ]; then
+		echo "a merge, cherry-pick or revert is in progress"
+	elif [ -f "$g/BISECT_LOG" ]; then
+		echo "a git bisect is in progress"
 	elif [ -e "$t/.pc" ]; then
 		echo "quilt patches are applied (.pc exists)"
 	else
@@ -95,11 +99,22 @@ series_patches() {
 	local p rest
 
 	[ -f "$REPO/series" ] || die "$REPO/series: missing"
-	while read -r p rest; do
+	while read -r p rest || [ -n "$p" ]; do
 		case "$p" in '' | '#'*) continue ;; esac
 		[ -f "$REPO/patches/$p" ] || die "series lists $p but patches/$p does not exist"
 		echo "$REPO/patches/$p"
 	done <"$REPO/series"
+}
+
+# git format-patch exactly as patches/ is written, whatever the user's git
+# configuration says (prefixes, context, subject prefix, sign-off, suffix).
+format_patch() {
+	git -c diff.noprefix=false -c diff.mnemonicPrefix=false -c diff.suppressBlankEmpty=false \
+		-c diff.relative=false -c diff.algorithm=myers -c diff.renames=true \
+		-c format.signOff=false -c format.from=false \
+		format-patch --no-numbered --zero-commit --no-signature --abbrev=12 \
+		--src-prefix=a/ --dst-prefix=b/ -U3 --inter-hunk-context=0 --subject-prefix=PATCH \
+		--no-signoff --no-from --no-add-header --suffix=.patch --filename-max-length=64 "$@"
 }
 
 # ccache for every kernel build: absolute paths are rewritten relative to
@@ -115,6 +130,6 @@ use_ccache() {
 
 # Print a script's usage (the comment block after the shebang) and exit.
 usage() {
-	sed -n '2,/^$/{s/^# \{0,1\}//;p}' "$0"
+	sed -n '2,${/^#/!q;s/^# \{0,1\}//;p}' "$0"
 	exit "${1:-0}"
 }

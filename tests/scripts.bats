@@ -18,6 +18,7 @@ setup() {
 		run "$REPO/scripts/$s" --help
 		[ "$status" -eq 0 ] || { echo "$s --help: exit $status" >&2; return 1; }
 		[[ "${lines[0]}" == Usage:* ]] || { echo "$s: ${lines[0]}" >&2; return 1; }
+		[[ "$output" != *"set -euo"* && "$output" != *"lib.sh"* ]] || { echo "$s: code in --help" >&2; return 1; }
 	done
 }
 
@@ -205,6 +206,72 @@ setup() {
 	(cd "$q" && QUILT_PATCHES="$REPO/patches" QUILT_SERIES="$REPO/series" quilt --quiltrc /dev/null pop -a -q)
 	git -C "$q" add -A -f .
 	[ -z "$(git -C "$q" diff --cached --stat main -- . ':!.pc')" ]
+}
+
+@test "apply: default tree, a failed re-apply restores the checked-out series branch" {
+	C=$BATS_TEST_TMPDIR/cache
+	D=$C/linux-$BASE_KERNELVERSION
+	make_tree "$D"
+	git -C "$D" tag "$BASE_TAG"
+	X86H_CACHE=$C run "$REPO/scripts/apply"
+	[ "$status" -eq 0 ]
+	[ "$(git -C "$D" symbolic-ref HEAD)" = "refs/heads/$SERIES_BRANCH" ]
+	echo "/* work in progress */" >>"$D/arch/x86/kernel/process_64.c"
+	git -C "$D" commit -q -am "work in progress"
+	# A series whose second patch no longer applies.
+	r=$BATS_TEST_TMPDIR/repo
+	mkdir -p "$r" && cp -r "$REPO/scripts" "$REPO/patches" "$REPO/series" "$REPO/base.conf" "$r/"
+	sed -i 's/^ obj-\$(CONFIG_DEBUG_NMI_SELFTEST) += nmi_selftest.o$/ obj-$(CONFIG_NOPE) += nope.o/' "$r"/patches/0002-*.patch
+	before=$(tree_state "$D")
+	for m in git-am quilt; do
+		X86H_CACHE=$C run --separate-stderr "$r/scripts/apply" --method "$m"
+		[ "$status" -eq 1 ]
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" == *"patches/0002-"*"arch/x86/kernel/Makefile hunk"* ]]
+		[ "$(tree_state "$D")" = "$before" ] || { echo "$m changed the tree" >&2; return 1; }
+		[ -z "$(git -C "$D" for-each-ref refs/x86h-backup)" ]
+	done
+}
+
+@test "apply: branch names that git would expand or nest are refused" {
+	git -C "$T" checkout -q -b work && git -C "$T" checkout -q main
+	before=$(tree_state "$T")
+	for b in '@{-1}' '@' 'refs/heads/x' 'a..b' '-x'; do
+		run --separate-stderr "$REPO/scripts/apply" --tree "$T" --branch "$b"
+		[ "$status" -eq 1 ] || { echo "--branch $b accepted" >&2; return 1; }
+		[[ "$stderr" == *"not a valid branch name"* ]]
+	done
+	[ "$(tree_state "$T")" = "$before" ]
+}
+
+@test "apply: quilt on a tree that already carries the series fails cleanly" {
+	run "$REPO/scripts/apply" --tree "$T" --branch series
+	[ "$status" -eq 0 ]
+	before=$(tree_state "$T")
+	run --separate-stderr "$REPO/scripts/apply" --method quilt --tree "$T" --branch q
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[ ! -e "$T/.pc" ]
+	[ "$(tree_state "$T")" = "$before" ]
+}
+
+@test "apply: the last line of series counts without a trailing newline" {
+	r=$BATS_TEST_TMPDIR/repo
+	mkdir -p "$r" && cp -r "$REPO/scripts" "$REPO/patches" "$REPO/base.conf" "$r/"
+	printf '%s' "$(cat "$REPO/series")" >"$r/series"
+	n=$(grep -vc '^#' "$REPO/series")
+	run "$r/scripts/apply" --tree "$T" --branch series
+	[ "$status" -eq 0 ]
+	[ "$(git -C "$T" rev-list --count main..series)" -eq "$n" ]
+}
+
+@test "export: the patches do not depend on the user's git configuration" {
+	run "$REPO/scripts/apply" --tree "$T" --branch series
+	[ "$status" -eq 0 ]
+	printf '[format]\n\theaders = X-Foo: bar\n\tsubjectPrefix = RFC\n\tsignOff = true\n\tsuffix = .diff\n[diff]\n\tnoprefix = true\n\tcontext = 5\n' >"$BATS_TEST_TMPDIR/gitconfig"
+	GIT_CONFIG_GLOBAL=$BATS_TEST_TMPDIR/gitconfig run "$REPO/scripts/export" --tree "$T" --base main --out "$BATS_TEST_TMPDIR/out"
+	[ "$status" -eq 0 ]
+	diff -r "$REPO/patches" "$BATS_TEST_TMPDIR/out/patches"
 }
 
 # --- export ---------------------------------------------------------------
