@@ -13,6 +13,8 @@ PROG=${PROG:-$(basename "$0")}
 
 # Where the default tree, its base commit and the ccache live: outside the
 # repository, so that every clone (and CI's fresh one) shares them.
+: "${HOME:=$(getent passwd "$(id -u)" | cut -d: -f6)}"
+export HOME
 X86H_CACHE=${X86H_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/x86-hardening}
 # Build folders (one per configuration), logs and test results.
 BUILD=${X86H_BUILD:-$REPO/build}
