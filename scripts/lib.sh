@@ -121,6 +121,16 @@ format_patch() {
 
 # ccache for every kernel build: absolute paths are rewritten relative to
 # the build folder, so clones in other folders hit the same cache.
+# QEMU CPU model for a vendor word: amd is EPYC, intel is Skylake-Client;
+# anything else is passed to qemu -cpu as is.
+cpu_model() {
+	case "$1" in
+	amd) echo EPYC ;;
+	intel) echo Skylake-Client ;;
+	*) echo "$1" ;;
+	esac
+}
+
 use_ccache() {
 	command -v ccache >/dev/null || die "ccache not installed; run scripts/setup"
 	export CCACHE_DIR=${CCACHE_DIR:-$X86H_CACHE/ccache}
