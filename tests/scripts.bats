@@ -325,6 +325,64 @@ setup() {
 	done
 }
 
+@test "lkdtm/run: --help, and an unknown option is refused with one line" {
+	run "$REPO/lkdtm/run" --help
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == Usage:* ]]
+	run --separate-stderr "$REPO/lkdtm/run" --bogus
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+}
+
+@test "lkdtm/run: an unknown configuration is refused with the known ones" {
+	run --separate-stderr "$REPO/lkdtm/run" nosuch --tree "$DEFAULT_TREE"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"unknown configuration 'nosuch'; known: all "* ]]
+}
+
+@test "lkdtm/run: a kernel that was not built is named, with how to build it" {
+	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/lkdtm/run" refcount-full --tree "$DEFAULT_TREE"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"refcount-full/arch/x86/boot/bzImage: missing; build it first with scripts/kunit refcount-full"* ]]
+}
+
+@test "lkdtm/run: a --type that matches no crash type is refused" {
+	run --separate-stderr "$REPO/lkdtm/run" --type NO_SUCH_TYPE --tree "$DEFAULT_TREE"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"no REFCOUNT_* crash type matches 'NO_SUCH_TYPE'"* ]]
+}
+
+@test "lkdtm/run: every REFCOUNT_* crash type has an expectation for every variant" {
+	src=$DEFAULT_TREE/drivers/misc/lkdtm/refcount.c
+	for t in $(sed -n 's/^[[:space:]]*CRASHTYPE(\(REFCOUNT_[A-Z_]*\)),.*/\1/p' "$src" | grep -v TIMING); do
+		grep -qE "^$t( |\$)" "$DEFAULT_TREE/tools/testing/selftests/lkdtm/tests.txt" && continue
+		for v in generic fast full; do
+			awk -v t="$t" -v v="$v" '$1 == t && ("," $2 ",") ~ ("," v ",|\\*")' "$REPO/lkdtm/refcount.expect" | grep -q . ||
+				{ echo "$t: nothing expected under $v" >&2; return 1; }
+		done
+	done
+}
+
+@test "refcount: the implementation choice is offered on x86_64 and on UML for x86_64" {
+	for arch in x86_64 um; do
+		o=$BATS_TEST_TMPDIR/kconfig-$arch
+		mkdir -p "$o"
+		make -s -C "$DEFAULT_TREE" O="$o" ARCH=$arch SUBARCH=x86_64 defconfig >/dev/null 2>&1
+		cp "$o/.config" "$o/defconfig"
+		for v in generic fast full; do
+			cp "$o/defconfig" "$o/.config"
+			(cd "$DEFAULT_TREE" && ARCH=$arch SUBARCH=x86_64 scripts/kconfig/merge_config.sh -m -O "$o" \
+				"$o/.config" "$REPO/kconfig-fragments/refcount-$v.config") >/dev/null 2>&1
+			make -s -C "$DEFAULT_TREE" O="$o" ARCH=$arch SUBARCH=x86_64 olddefconfig >/dev/null 2>&1
+			grep -qx "CONFIG_REFCOUNT_${v^^}=y" "$o/.config" ||
+				{ echo "$arch: CONFIG_REFCOUNT_${v^^} not selectable" >&2; return 1; }
+		done
+	done
+}
+
 @test "check-patches: a patch file missing from series stops the check" {
 	r=$BATS_TEST_TMPDIR/repo
 	mkdir -p "$r" && cp -r "$REPO/scripts" "$REPO/patches" "$REPO/series" "$REPO/base.conf" "$REPO/kunit-tests" "$r/"
