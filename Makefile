@@ -1,7 +1,8 @@
 # Two entry points; see README.md.
 #   make run   setup, apply the series, KUnit of every feature on AMD and Intel
 #   make test  everything: check-patches, both apply methods, the scripts'
-#              tests, the KUnit matrix; ends with "N passed, N failed"
+#              tests, the KUnit matrix, LKDTM boots, objdump checks;
+#              ends with "N passed, N failed"
 .PHONY: run test setup apply check-patches maintainers export help
 
 run:
@@ -26,4 +27,4 @@ export:
 	@scripts/export
 
 help:
-	@sed -n '2,5s/^# //p' Makefile
+	@sed -n '2,6s/^# //p' Makefile
