@@ -121,12 +121,14 @@ format_patch() {
 
 # ccache for every kernel build: absolute paths are rewritten relative to
 # the build folder, so clones in other folders hit the same cache.
-# QEMU CPU model for a vendor word: amd is EPYC, intel is Skylake-Client;
+# QEMU CPU model for a vendor word: amd is EPYC, intel is Skylake-Client,
+# intel-la57 is Skylake-Client with 5-level paging (TCG emulates LA57);
 # anything else is passed to qemu -cpu as is.
 cpu_model() {
 	case "$1" in
 	amd) echo EPYC ;;
 	intel) echo Skylake-Client ;;
+	intel-la57) echo Skylake-Client,+la57 ;;
 	*) echo "$1" ;;
 	esac
 }
