@@ -121,12 +121,18 @@ format_patch() {
 
 # ccache for every kernel build: absolute paths are rewritten relative to
 # the build folder, so clones in other folders hit the same cache.
-# QEMU CPU model for a vendor word: amd is EPYC, intel is Skylake-Client;
-# anything else is passed to qemu -cpu as is.
+# QEMU CPU model for a vendor word: amd is EPYC without the hypervisor
+# CPUID bit (the kernel trusts the vendor only on bare metal: see
+# X86_BUG_SYSRET_CANON_RCX), amd-guest is EPYC as QEMU shows it by default,
+# with the hypervisor bit, intel is Skylake-Client, intel-la57 is
+# Skylake-Client with 5-level paging (TCG emulates LA57); anything else is
+# passed to qemu -cpu as is.
 cpu_model() {
 	case "$1" in
-	amd) echo EPYC ;;
+	amd) echo EPYC,-hypervisor ;;
+	amd-guest) echo EPYC ;;
 	intel) echo Skylake-Client ;;
+	intel-la57) echo Skylake-Client,+la57 ;;
 	*) echo "$1" ;;
 	esac
 }

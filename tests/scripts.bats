@@ -14,7 +14,7 @@ setup() {
 # --- every script documents itself -----------------------------------------
 
 @test "every script answers --help with its usage and exit 0" {
-	for s in setup apply export kunit check-patches maintainers test-all; do
+	for s in setup apply export kunit check-patches maintainers selftests test-all bench/sysret-canon; do
 		run "$REPO/scripts/$s" --help
 		[ "$status" -eq 0 ] || { echo "$s --help: exit $status" >&2; return 1; }
 		[[ "${lines[0]}" == Usage:* ]] || { echo "$s: ${lines[0]}" >&2; return 1; }
@@ -23,7 +23,7 @@ setup() {
 }
 
 @test "unknown options are refused with one line" {
-	for s in setup apply export kunit check-patches maintainers; do
+	for s in setup apply export kunit check-patches maintainers selftests bench/sysret-canon; do
 		run --separate-stderr "$REPO/scripts/$s" --bogus
 		[ "$status" -ne 0 ]
 		[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$s: ${stderr_lines[*]}" >&2; return 1; }
@@ -364,6 +364,73 @@ setup() {
 				{ echo "$t: nothing expected under $v" >&2; return 1; }
 		done
 	done
+}
+
+# --- selftests -------------------------------------------------------------
+
+@test "selftests: an unknown kernel is refused with one line" {
+	run --separate-stderr "$REPO/scripts/selftests" --kernel nosuch --tree "$DEFAULT_TREE"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"unknown kernel 'nosuch'"* ]]
+}
+
+@test "selftests: a kernel that was not built is named, with how to build it" {
+	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/selftests" --kernel all --tree "$DEFAULT_TREE"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"all/arch/x86/boot/bzImage missing; build it with scripts/kunit all"* ]]
+}
+
+@test "selftests: a kernel without 32-bit emulation is refused" {
+	b=$BATS_TEST_TMPDIR/build
+	mkdir -p "$b/kunit/sysret-off/arch/x86/boot"
+	: >"$b/kunit/sysret-off/arch/x86/boot/bzImage"
+	printf 'CONFIG_BLK_DEV_INITRD=y\n# CONFIG_IA32_EMULATION is not set\n' >"$b/kunit/sysret-off/.config"
+	X86H_BUILD=$b run --separate-stderr "$REPO/scripts/selftests" --kernel sysret-off --tree "$DEFAULT_TREE"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"kernel sysret-off has no CONFIG_IA32_EMULATION"* ]]
+}
+
+@test "selftests: a list with a bad line or an unknown result is refused, naming it" {
+	printf 'sysret_rip_64 60 - pass\n' >"$BATS_TEST_TMPDIR/l1"
+	run --separate-stderr "$REPO/scripts/selftests" --tests "$BATS_TEST_TMPDIR/l1" --tree "$DEFAULT_TREE"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"unknown result ''"* ]]
+	printf 'sysret_rip_64 60 - pass crashed\n' >"$BATS_TEST_TMPDIR/l2"
+	run --separate-stderr "$REPO/scripts/selftests" --tests "$BATS_TEST_TMPDIR/l2" --tree "$DEFAULT_TREE"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"sysret_rip_64: unknown result 'crashed'"* ]]
+	printf 'sysret_rip_64 soon - pass pass\n' >"$BATS_TEST_TMPDIR/l3"
+	run --separate-stderr "$REPO/scripts/selftests" --tests "$BATS_TEST_TMPDIR/l3" --tree "$DEFAULT_TREE"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"bad line 'sysret_rip_64 soon"* ]]
+}
+
+@test "selftests: a --test that matches nothing is refused" {
+	run --separate-stderr "$REPO/scripts/selftests" --test no_such_test --tree "$DEFAULT_TREE"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"no test in "*"matches 'no_such_test'"* ]]
+}
+
+@test "selftests: every listed test is a target of the x86 selftests Makefile" {
+	mk=$DEFAULT_TREE/tools/testing/selftests/x86/Makefile
+	for t in $(awk '!/^#/ && NF { print $1 }' "$REPO/selftests/tests" | sort -u); do
+		b=${t%_32}
+		b=${b%_64}
+		[ -f "$DEFAULT_TREE/tools/testing/selftests/x86/$b.c" ] || { echo "no $b.c" >&2; return 1; }
+		grep -qw "$b" "$mk" || { echo "$b not in $mk" >&2; return 1; }
+	done
+}
+
+@test "bench/sysret-canon: missing kernels and base object are named, with how to build them" {
+	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/bench/sysret-canon"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"base-obj/arch/x86/entry/common.o missing; run scripts/check-patches first"* ]]
+	[[ "$stderr" == *"kunit/all/vmlinux missing; run scripts/kunit all first"* ]]
+	[[ "$stderr" == *"kunit/sysret-off/vmlinux missing; run scripts/kunit sysret-off first"* ]]
 }
 
 @test "refcount: the implementation choice is offered on x86_64 and on UML for x86_64" {
