@@ -111,7 +111,7 @@ series_patches() {
 # git format-patch exactly as patches/ is written, whatever the user's git
 # configuration says (prefixes, context, subject prefix, sign-off, suffix).
 format_patch() {
-	git -c diff.noprefix=false -c diff.mnemonicPrefix=false -c diff.suppressBlankEmpty=false \
+	git -c diff.noprefix=false -c diff.mnemonicPrefix=false -c diff.suppressBlankEmpty=true \
 		-c diff.relative=false -c diff.algorithm=myers -c diff.renames=true \
 		-c format.signOff=false -c format.from=false \
 		format-patch --no-numbered --zero-commit --no-signature --abbrev=12 \
