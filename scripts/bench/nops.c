@@ -187,7 +187,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* what x86_nops=auto picks for this CPU: the kernel's x86_nop_auto[] */
-static const char *auto_table(char *vendor, unsigned int *family)
+static const char *auto_table(char *vendor, unsigned int *family, unsigned int *model)
 {
 	unsigned int a, b, c, d;
 
@@ -198,9 +198,16 @@ static const char *auto_table(char *vendor, unsigned int *family)
 	vendor[12] = 0;
 	__cpuid(1, a, b, c, d);
 	*family = (a >> 8) & 0xf;
+	*model = (a >> 4) & 0xf;
 	if (*family == 0xf)
 		*family += (a >> 20) & 0xff;
+	if (*family == 0x6 || *family >= 0xf)
+		*model += ((a >> 16) & 0xf) << 4;
 	if (!strcmp(vendor, "AuthenticAMD") && *family == 0xf)
+		return "k8";
+	if (!strcmp(vendor, "GenuineIntel") && *family == 6 &&
+	    ((*model >= 0x0f && *model <= 0x1b) || (*model >= 0x1d && *model <= 0x25) ||
+	     (*model >= 0x28 && *model <= 0x2f)))
 		return "k8";
 	return "p6";
 }
@@ -242,7 +249,7 @@ int main(int argc, char **argv)
 	static double res[ROUNDS][MAXLEN + 1][NKINDS];
 	int insns[MAXLEN + 1][NKINDS];
 	const char *autot;
-	unsigned int family;
+	unsigned int family, model;
 	char vendor[13];
 	int disagree = 0;
 	uint64_t empty = 0;
@@ -308,7 +315,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	autot = auto_table(vendor, &family);
+	autot = auto_table(vendor, &family, &model);
 	printf("NOP padding benchmark: %d pads per block, the blocks of a row timed in turn,\n",
 	       PADS);
 	printf("%d rounds, each: %d calls per clock reading, minimum of %ld readings after\n",
@@ -364,7 +371,8 @@ int main(int argc, char **argv)
 				disagree++;
 		}
 	}
-	printf("x86_nops=auto on this CPU (%s family %#x): %s; %s\n", vendor, family, autot,
+	printf("x86_nops=auto on this CPU (%s family %#x model %#x): %s; %s\n",
+	       vendor, family, model, autot,
 	       disagree ? "another table wins at some length of 1..11 bytes: the auto table needs an entry for this CPU"
 			: "it wins or ties at every length of 1..11 bytes");
 	return 0;
