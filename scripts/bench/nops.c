@@ -295,11 +295,12 @@ int main(int argc, char **argv)
 				for (int k = 0; k <= NKINDS; k++) {
 					if (!pads[k])
 						continue;
-					for (int c = 0; c < CHUNK; c++) {
+					for (long i = r; i < r + CHUNK &&
+					     i < repeats + repeats / 4; i++) {
 						uint64_t t = time_once((void (*)(void))blk[k]);
 
 						/* the first fifth of the readings warms up */
-						if (r >= repeats / 4 && t < best[k])
+						if (i >= repeats / 4 && t < best[k])
 							best[k] = t;
 					}
 				}
@@ -318,9 +319,9 @@ int main(int argc, char **argv)
 	autot = auto_table(vendor, &family, &model);
 	printf("NOP padding benchmark: %d pads per block, the blocks of a row timed in turn,\n",
 	       PADS);
-	printf("%d rounds, each: %d calls per clock reading, minimum of %ld readings after\n",
+	printf("rounds: %d, each: %d calls per clock reading, minimum of %ld readings after\n",
 	       ROUNDS, CALLS, repeats);
-	printf("%ld of warm-up, ", repeats / 4);
+	printf("a warm-up of %ld, ", repeats / 4);
 	printf("minus an empty block (%.1f per call);\n", (double)empty / CALLS);
 	printf("unit: %s per 1000 pads\n",
 	       perf_fd >= 0 ? "CPU cycles (perf, user mode)" : "TSC ticks (no PMU: perf_event_open failed)");
