@@ -125,7 +125,9 @@ format_patch() {
 # CPUID bit (the kernel trusts the vendor only on bare metal: see
 # X86_BUG_SYSRET_CANON_RCX), amd-guest is EPYC as QEMU shows it by default,
 # with the hypervisor bit, intel is Skylake-Client, intel-la57 is
-# Skylake-Client with 5-level paging (TCG emulates LA57); anything else is
+# Skylake-Client with 5-level paging (TCG emulates LA57), amd-k8 is an AMD
+# family 0xf Opteron and intel-k8 an Intel family 6 model 0x2a SandyBridge
+# (x86_nops=auto picks K8 NOPs on both); anything else is
 # passed to qemu -cpu as is.
 cpu_model() {
 	case "$1" in
@@ -133,6 +135,8 @@ cpu_model() {
 	amd-guest) echo EPYC ;;
 	intel) echo Skylake-Client ;;
 	intel-la57) echo Skylake-Client,+la57 ;;
+	amd-k8) echo Opteron_G2,-hypervisor ;;
+	intel-k8) echo SandyBridge ;;
 	*) echo "$1" ;;
 	esac
 }

@@ -14,7 +14,7 @@ setup() {
 # --- every script documents itself -----------------------------------------
 
 @test "every script answers --help with its usage and exit 0" {
-	for s in setup apply export kunit check-patches maintainers selftests test-all bench/sysret-canon; do
+	for s in setup apply export kunit check-patches maintainers selftests test-all nops-boots bench/sysret-canon bench/nops; do
 		run "$REPO/scripts/$s" --help
 		[ "$status" -eq 0 ] || { echo "$s --help: exit $status" >&2; return 1; }
 		[[ "${lines[0]}" == Usage:* ]] || { echo "$s: ${lines[0]}" >&2; return 1; }
@@ -23,7 +23,7 @@ setup() {
 }
 
 @test "unknown options are refused with one line" {
-	for s in setup apply export kunit check-patches maintainers selftests bench/sysret-canon; do
+	for s in setup apply export kunit check-patches maintainers selftests nops-boots bench/sysret-canon bench/nops; do
 		run --separate-stderr "$REPO/scripts/$s" --bogus
 		[ "$status" -ne 0 ]
 		[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$s: ${stderr_lines[*]}" >&2; return 1; }
@@ -469,4 +469,56 @@ setup() {
 @test "maintainers: MAINTAINERS-notes/get_maintainer.txt is current" {
 	run "$REPO/scripts/maintainers" --check
 	[ "$status" -eq 0 ]
+}
+
+# --- NOP selection ---------------------------------------------------------
+
+@test "kunit: --exec without a built kernel is refused, naming how to build it" {
+	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/kunit" all --exec --tree "$DEFAULT_TREE"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"--exec: no kernel in $BATS_TEST_TMPDIR/build/kunit/all; run scripts/kunit all first"* ]]
+}
+
+@test "kunit: a --kernel-arg that is not one plain word is refused" {
+	for a in "x86_nops=k8 quiet" 'x86_nops=$(id)' "a;b"; do
+		X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/kunit" all --tree "$DEFAULT_TREE" --kernel-arg "$a"
+		[ "$status" -eq 1 ]
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" == *"--kernel-arg '$a': one word"* ]]
+	done
+	[ ! -e "$BATS_TEST_TMPDIR/build/kunit" ]
+}
+
+@test "nops-boots: without the all kernel it is refused, naming how to build it" {
+	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/nops-boots"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"run scripts/kunit all first"* ]]
+}
+
+@test "nops-boots: every line names a known CPU word and only x86_nops/x86_nops_pad arguments" {
+	while read -r cpu args expected; do
+		case "$cpu" in '' | '#'*) continue ;; esac
+		case "$cpu" in amd | amd-guest | intel | intel-la57 | amd-k8 | intel-k8) ;; *) echo "cpu $cpu" >&2; return 1 ;; esac
+		[[ "$args" == - || "$args" =~ ^(x86_nops(_pad)?(=[a-z0-9]+)?,?)+$ ]] || { echo "args $args" >&2; return 1; }
+		[[ "$expected" =~ ^x86_nops=(p6|k8)(\ \(auto\))?\ x86_nops_pad=(jmp|nops)$ ]] || { echo "expected $expected" >&2; return 1; }
+	done <"$REPO/kunit-tests/nops-boots"
+}
+
+@test "bench/nops: --repeats must be a positive number" {
+	for r in 0 -1 x ""; do
+		run --separate-stderr "$REPO/scripts/bench/nops" --repeats "$r"
+		[ "$status" -eq 1 ]
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" == *"--repeats needs a positive number"* ]]
+	done
+}
+
+@test "check-patches: every off-identical line names a Kconfig option and an object of a file the series touches" {
+	while read -r opt o; do
+		case "$opt" in '' | '#'*) continue ;; esac
+		grep -q "^+config $opt\$" "$REPO"/patches/*.patch || { echo "no patch adds $opt" >&2; return 1; }
+		grep -q "^+++ b/${o%.o}.c\$" "$REPO"/patches/*.patch || { echo "no patch touches ${o%.o}.c" >&2; return 1; }
+	done <"$REPO/kunit-tests/off-identical"
 }
