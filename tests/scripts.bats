@@ -14,7 +14,7 @@ setup() {
 # --- every script documents itself -----------------------------------------
 
 @test "every script answers --help with its usage and exit 0" {
-	for s in setup apply export kunit check-patches maintainers selftests test-all nops-boots bench/sysret-canon bench/nops; do
+	for s in setup apply export kunit check-patches maintainers selftests test-all nops-boots ha-boots bench/sysret-canon bench/nops bench/atomic; do
 		run "$REPO/scripts/$s" --help
 		[ "$status" -eq 0 ] || { echo "$s --help: exit $status" >&2; return 1; }
 		[[ "${lines[0]}" == Usage:* ]] || { echo "$s: ${lines[0]}" >&2; return 1; }
@@ -23,7 +23,7 @@ setup() {
 }
 
 @test "unknown options are refused with one line" {
-	for s in setup apply export kunit check-patches maintainers selftests nops-boots bench/sysret-canon bench/nops; do
+	for s in setup apply export kunit check-patches maintainers selftests nops-boots ha-boots bench/sysret-canon bench/nops bench/atomic; do
 		run --separate-stderr "$REPO/scripts/$s" --bogus
 		[ "$status" -ne 0 ]
 		[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$s: ${stderr_lines[*]}" >&2; return 1; }
@@ -352,7 +352,7 @@ setup() {
 	run --separate-stderr "$REPO/lkdtm/run" --type NO_SUCH_TYPE --tree "$DEFAULT_TREE"
 	[ "$status" -eq 1 ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
-	[[ "$stderr" == *"no REFCOUNT_* crash type matches 'NO_SUCH_TYPE'"* ]]
+	[[ "$stderr" == *"no REFCOUNT_* or ATOMIC_* crash type matches 'NO_SUCH_TYPE'"* ]]
 }
 
 @test "lkdtm/run: every REFCOUNT_* crash type has an expectation for every variant" {
@@ -521,4 +521,39 @@ setup() {
 		grep -q "^+config $opt\$" "$REPO"/patches/*.patch || { echo "no patch adds $opt" >&2; return 1; }
 		grep -q "^+++ b/${o%.o}.c\$" "$REPO"/patches/*.patch || { echo "no patch touches ${o%.o}.c" >&2; return 1; }
 	done <"$REPO/kunit-tests/off-identical"
+}
+@test "ha-boots: without the HARDENED_ATOMIC kernels it is refused, naming how to build them" {
+	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/ha-boots"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"run scripts/kunit refcount-fast"* ]]
+}
+@test "bench/atomic: --ops and --rounds must be positive numbers" {
+	for a in "--ops 0" "--ops x" "--rounds 0" "--rounds 1000"; do
+		# shellcheck disable=SC2086 # two words on purpose
+		run --separate-stderr "$REPO/scripts/bench/atomic" $a
+		[ "$status" -eq 1 ] || { echo "$a: exit $status" >&2; return 1; }
+		[ "${#stderr_lines[@]}" -eq 1 ]
+	done
+}
+@test "hardened-atomic: each fragment names one implementation and one mode, the other ones unset" {
+	for impl in fast exact; do
+		for mode in report protect; do
+			f=$REPO/kconfig-fragments/hardened-atomic-$impl-$mode.config
+			grep -qx 'CONFIG_HARDENED_ATOMIC=y' "$f"
+			grep -qx "CONFIG_HARDENED_ATOMIC_${impl^^}=y" "$f"
+			grep -qx "CONFIG_HARDENED_ATOMIC_${mode^^}=y" "$f"
+			[ "$(grep -c '=y$' "$f")" -eq 3 ]
+			[ "$(grep -c 'is not set$' "$f")" -eq 2 ]
+		done
+	done
+}
+@test "lkdtm: hardened-atomic.expect names only ATOMIC_* types and the modes protect, report or *" {
+	while read -r t modes how text; do
+		case "$t" in '' | '#'*) continue ;; esac
+		[[ "$t" == ATOMIC* ]] || { echo "type $t" >&2; return 1; }
+		[[ "$modes" =~ ^(\*|protect|report)$ ]] || { echo "modes $modes" >&2; return 1; }
+		[[ "$how" =~ ^(also|instead)$ ]] || { echo "$how" >&2; return 1; }
+		[ -n "$text" ]
+	done <"$REPO/lkdtm/hardened-atomic.expect"
 }
