@@ -21,7 +21,7 @@ base_files() {
 make_tree() {
 	local d=$1
 	mkdir -p "$d"
-	git -C "$DEFAULT_TREE" archive "$BASE_TAG" Makefile arch/x86/Kconfig scripts/checkpatch.pl \
+	git -C "$DEFAULT_TREE" archive "$BASE_TAG" .gitattributes Makefile arch/x86/Kconfig scripts/checkpatch.pl \
 		$(base_files) | tar -x -C "$d"
 	git -C "$d" init -q -b main
 	git -C "$d" add -A

@@ -319,7 +319,7 @@ setup() {
 	[ "$status" -eq 0 ]
 	for f in "$REPO"/kconfig-fragments/*.config; do
 		for s in $(sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set/\1/p; s/^\(CONFIG_[A-Z0-9_]*\)=.*/\1/p' "$f"); do
-			grep -rqE "^(menu)?config ${s#CONFIG_}\$" "$DEFAULT_TREE/arch" "$DEFAULT_TREE/lib" "$DEFAULT_TREE/init" "$T/arch" ||
+			grep -rqE "^(menu)?config ${s#CONFIG_}\$" "$DEFAULT_TREE/arch" "$DEFAULT_TREE/lib" "$DEFAULT_TREE/init" "$DEFAULT_TREE/security" "$T/arch" ||
 				{ echo "$f: $s undefined" >&2; return 1; }
 		done
 	done
