@@ -14,7 +14,7 @@ setup() {
 # --- every script documents itself -----------------------------------------
 
 @test "every script answers --help with its usage and exit 0" {
-	for s in setup apply export kunit check-patches maintainers selftests test-all nops-boots ha-boots bench/sysret-canon bench/nops bench/atomic; do
+	for s in setup apply export kunit check-patches maintainers selftests test-all nops-boots ha-boots bench/sysret-canon bench/nops bench/atomic bench/funcmeta; do
 		run "$REPO/scripts/$s" --help
 		[ "$status" -eq 0 ] || { echo "$s --help: exit $status" >&2; return 1; }
 		[[ "${lines[0]}" == Usage:* ]] || { echo "$s: ${lines[0]}" >&2; return 1; }
@@ -23,7 +23,7 @@ setup() {
 }
 
 @test "unknown options are refused with one line" {
-	for s in setup apply export kunit check-patches maintainers selftests nops-boots ha-boots bench/sysret-canon bench/nops bench/atomic; do
+	for s in setup apply export kunit check-patches maintainers selftests nops-boots ha-boots bench/sysret-canon bench/nops bench/atomic bench/funcmeta; do
 		run --separate-stderr "$REPO/scripts/$s" --bogus
 		[ "$status" -ne 0 ]
 		[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$s: ${stderr_lines[*]}" >&2; return 1; }
@@ -556,4 +556,24 @@ setup() {
 		[[ "$how" =~ ^(also|instead)$ ]] || { echo "$how" >&2; return 1; }
 		[ -n "$text" ]
 	done <"$REPO/lkdtm/hardened-atomic.expect"
+}
+
+@test "bench/funcmeta: without the all kernel each action says how to build it" {
+	for a in --size --lookup; do
+		X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/bench/funcmeta" $a
+		[ "$status" -eq 1 ] || { echo "$a: exit $status" >&2; return 1; }
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" == *"run scripts/kunit all first"* ]]
+	done
+	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/bench/funcmeta" --check
+	[ "$status" -eq 1 ]
+	[[ "$output" == "not ok - objdump: func_meta_lookup: "*"(scripts/kunit all builds it)" ]]
+}
+
+@test "function-metadata: the fragment turns the option on, the off fragment off, and the all kernel carries it" {
+	grep -qx 'CONFIG_FUNCTION_METADATA=y' "$REPO/kconfig-fragments/function-metadata.config"
+	grep -qx '# CONFIG_FUNCTION_METADATA is not set' "$REPO/kconfig-fragments/function-metadata-off.config"
+	awk '$1 == "all" && $3 ~ /(^|,)function-metadata\.config(,|$)/ && $3 ~ /function-metadata\.kunitconfig/ && $4 == "matrix" { ok = 1 } END { exit !ok }' "$REPO/kunit-tests/configs"
+	grep -qx 'CONFIG_FUNCTION_METADATA_KUNIT_TEST=y' "$REPO/kunit-tests/function-metadata.kunitconfig"
+	grep -qx 'CONFIG_SMP=y' "$REPO/kunit-tests/function-metadata.kunitconfig"
 }
