@@ -415,6 +415,15 @@ setup() {
 	[[ "$stderr" == *"no test in "*"matches 'no_such_test'"* ]]
 }
 
+@test "selftests: a --kernel-arg that is not one plain argument is refused with one line" {
+	for a in "" "a b" "x;reboot" "'q'"; do
+		run --separate-stderr "$REPO/scripts/selftests" --kernel-arg "$a" --tree "$DEFAULT_TREE"
+		[ "$status" -eq 1 ] || { echo "'$a': exit $status" >&2; return 1; }
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" == *"--kernel-arg needs one argument"* ]]
+	done
+}
+
 @test "selftests: every listed test is a target of the x86 selftests Makefile" {
 	mk=$DEFAULT_TREE/tools/testing/selftests/x86/Makefile
 	for t in $(awk '!/^#/ && NF { print $1 }' "$REPO/selftests/tests" | sort -u); do
@@ -535,6 +544,14 @@ setup() {
 		[ "$status" -eq 1 ] || { echo "$a: exit $status" >&2; return 1; }
 		[ "${#stderr_lines[@]}" -eq 1 ]
 	done
+}
+@test "bench/atomic: --table without results is refused with one line and writes nothing" {
+	before=$(cksum <"$REPO/docs/atomic-variants.md" 2>/dev/null || echo none)
+	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/bench/atomic" --table
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"no results in "* ]]
+	[ "$(cksum <"$REPO/docs/atomic-variants.md" 2>/dev/null || echo none)" = "$before" ]
 }
 @test "hardened-atomic: each fragment names one implementation and one mode, the other ones unset" {
 	for impl in fast exact; do
