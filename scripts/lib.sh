@@ -121,22 +121,33 @@ format_patch() {
 
 # ccache for every kernel build: absolute paths are rewritten relative to
 # the build folder, so clones in other folders hit the same cache.
-# QEMU CPU model for a vendor word: amd is EPYC without the hypervisor
-# CPUID bit (the kernel trusts the vendor only on bare metal: see
-# X86_BUG_SYSRET_CANON_RCX), amd-guest is EPYC as QEMU shows it by default,
-# with the hypervisor bit, intel is Skylake-Client, intel-la57 is
-# Skylake-Client with 5-level paging (TCG emulates LA57), amd-k8 is an AMD
-# family 0xf Opteron and intel-k8 an Intel family 6 model 0x2a SandyBridge
-# (x86_nops=auto picks K8 NOPs on both); anything else is
-# passed to qemu -cpu as is.
+# QEMU CPU model for a vendor word.  Under a hypervisor CPUID names the
+# model the VM was configured with, so the kernel trusts the vendor only on
+# what looks like bare metal: no hypervisor bit (CPUID.1:ECX[31]) and
+# nothing at CPUID leaf 0x40000000.  TCG answers that leaf
+# ("TCGTCGTCGTCG") even without the hypervisor bit unless tcg-cpuid=off,
+# so the bare-metal words switch off both:
+#   amd         EPYC as bare metal (X86_BUG_SYSRET_CANON_RCX clear)
+#   amd-guest   EPYC as QEMU shows it by default, a guest
+#   amd-hidden  EPYC with the hypervisor bit hidden but TCG's leaf left:
+#               still a guest to the SYSRET decision
+#   intel       Skylake-Client (a guest); intel-la57: with 5-level paging
+#   amd-k8      AMD family 0xf Opteron_G2 as bare metal (x86_nops=auto
+#               picks K8 NOPs); amd-k8-guest: the same model as a guest
+#   intel-k8    Intel family 6 model 0x2a SandyBridge as bare metal (K8
+#               NOPs); intel-k8-guest: the same model as a guest
+# Anything else is passed to qemu -cpu as is.
 cpu_model() {
 	case "$1" in
-	amd) echo EPYC,-hypervisor ;;
+	amd) echo EPYC,-hypervisor,tcg-cpuid=off ;;
 	amd-guest) echo EPYC ;;
+	amd-hidden) echo EPYC,-hypervisor ;;
 	intel) echo Skylake-Client ;;
 	intel-la57) echo Skylake-Client,+la57 ;;
-	amd-k8) echo Opteron_G2,-hypervisor ;;
-	intel-k8) echo SandyBridge ;;
+	amd-k8) echo Opteron_G2,-hypervisor,tcg-cpuid=off ;;
+	amd-k8-guest) echo Opteron_G2 ;;
+	intel-k8) echo SandyBridge,-hypervisor,tcg-cpuid=off ;;
+	intel-k8-guest) echo SandyBridge ;;
 	*) echo "$1" ;;
 	esac
 }
