@@ -131,6 +131,9 @@ format_patch() {
 #   amd-guest   EPYC as QEMU shows it by default, a guest
 #   amd-hidden  EPYC with the hypervisor bit hidden but TCG's leaf left:
 #               still a guest to the SYSRET decision
+#   amd-guest-noleaf  EPYC as a guest without TCG's leaf (the hypervisor
+#               bit is then the only sign; make test boots it with
+#               clearcpuid=hypervisor, which must not make it bare metal)
 #   intel       Skylake-Client (a guest); intel-la57: with 5-level paging
 #   amd-k8      AMD family 0xf Opteron_G2 as bare metal (x86_nops=auto
 #               picks K8 NOPs); amd-k8-guest: the same model as a guest
@@ -142,6 +145,7 @@ cpu_model() {
 	amd) echo EPYC,-hypervisor,tcg-cpuid=off ;;
 	amd-guest) echo EPYC ;;
 	amd-hidden) echo EPYC,-hypervisor ;;
+	amd-guest-noleaf) echo EPYC,tcg-cpuid=off ;;
 	intel) echo Skylake-Client ;;
 	intel-la57) echo Skylake-Client,+la57 ;;
 	amd-k8) echo Opteron_G2,-hypervisor,tcg-cpuid=off ;;
