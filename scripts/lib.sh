@@ -119,43 +119,67 @@ format_patch() {
 		--no-signoff --no-from --no-add-header --suffix=.patch --filename-max-length=64 "$@"
 }
 
-# ccache for every kernel build: absolute paths are rewritten relative to
-# the build folder, so clones in other folders hit the same cache.
-# QEMU CPU model for a vendor word.  Under a hypervisor CPUID names the
-# model the VM was configured with, so the kernel trusts the vendor only on
-# what looks like bare metal: no hypervisor bit (CPUID.1:ECX[31]) and
-# nothing at CPUID leaf 0x40000000.  TCG answers that leaf
-# ("TCGTCGTCGTCG") even without the hypervisor bit unless tcg-cpuid=off,
-# so the bare-metal words switch off both:
-#   amd         EPYC as bare metal (X86_BUG_SYSRET_CANON_RCX clear)
-#   amd-guest   EPYC as QEMU shows it by default, a guest
-#   amd-hidden  EPYC with the hypervisor bit hidden but TCG's leaf left:
-#               still a guest to the SYSRET decision
-#   amd-guest-noleaf  EPYC as a guest without TCG's leaf (the hypervisor
-#               bit is then the only sign; make test boots it with
-#               clearcpuid=hypervisor, which must not make it bare metal)
-#   intel       Skylake-Client (a guest); intel-la57: with 5-level paging
-#   amd-k8      AMD family 0xf Opteron_G2 as bare metal (x86_nops=auto
-#               picks K8 NOPs); amd-k8-guest: the same model as a guest
-#   intel-k8    Intel family 6 model 0x2a SandyBridge as bare metal (K8
-#               NOPs); intel-k8-guest: the same model as a guest
-# Anything else is passed to qemu -cpu as is.
-cpu_model() {
-	case "$1" in
-	amd) echo EPYC,-hypervisor,tcg-cpuid=off ;;
-	amd-guest) echo EPYC ;;
-	amd-hidden) echo EPYC,-hypervisor ;;
-	amd-guest-noleaf) echo EPYC,tcg-cpuid=off ;;
-	intel) echo Skylake-Client ;;
-	intel-la57) echo Skylake-Client,+la57 ;;
-	amd-k8) echo Opteron_G2,-hypervisor,tcg-cpuid=off ;;
-	amd-k8-guest) echo Opteron_G2 ;;
-	intel-k8) echo SandyBridge,-hypervisor,tcg-cpuid=off ;;
-	intel-k8-guest) echo SandyBridge ;;
-	*) echo "$1" ;;
-	esac
+# The CPU words are the files of tests/qemu_configs (kunit.py --qemu_config
+# format, one per word, each saying what it is); scripts/boot reads them.
+cpu_model() { "$REPO/scripts/boot" cpu "$1"; }
+cpu_words() { "$REPO/scripts/boot" cpus; }
+
+# The KUnit configurations: tests/kunit/configs.
+KUNIT_CONFIGS=$REPO/tests/kunit/configs
+kunit_config_names() { awk '!/^#/ && NF { printf "%s ", $1 }' "$KUNIT_CONFIGS"; }
+# kunit_config_files NAME: the files kunit.py --kunitconfig merges for a
+# line of tests/kunit/configs, one path a line (the shared
+# qemu-x86_64.kunitconfig first), or a one-line reason and status 1.
+kunit_config_files() {
+	local line kc frags f
+	line=$(awk -v c="$1" '!/^#/ && $1 == c' "$KUNIT_CONFIGS")
+	[ -n "$line" ] || { echo "unknown configuration '$1'; known: $(kunit_config_names)" >&2; return 1; }
+	read -r _ kc frags _ <<<"$line"
+	echo "$REPO/tests/kunit/qemu-x86_64.kunitconfig"
+	echo "$REPO/tests/kunit/$kc"
+	for f in ${frags//,/ }; do
+		case "$f" in
+		-) ;;
+		*.kunitconfig) echo "$REPO/tests/kunit/$f" ;;
+		*) echo "$REPO/kconfig-fragments/$f" ;;
+		esac
+	done
 }
 
+# ha_choice DOTCONFIG: "IMPL MODE" of a CONFIG_HARDENED_ATOMIC kernel (fast
+# or exact, protect or report), nothing for a kernel without it.
+ha_choice() {
+	grep -q '^CONFIG_HARDENED_ATOMIC=y' "$1" || return 0
+	local impl=fast mode=protect
+	! grep -q '^CONFIG_HARDENED_ATOMIC_EXACT=y' "$1" || impl=exact
+	! grep -q '^CONFIG_HARDENED_ATOMIC_REPORT=y' "$1" || mode=report
+	echo "$impl $mode"
+}
+
+# tap_ok FILE DESCRIPTION / tap_notok FILE DESCRIPTION: one result line;
+# scripts/boot tap turns a file of them into TAP version 13 when it is done.
+tap_ok() { echo "ok - $2" | tee -a "$1"; }
+tap_notok() { echo "not ok - $2" | tee -a "$1"; }
+tap_finish() { "$REPO/scripts/boot" tap "$@"; }
+
+# splat_result FILE WHAT CONFIG LOG... [-- --mask BEGIN END...]: the crash
+# detector (scripts/boot splats) on a boot's consoles, as one result line:
+# ok when every splat in them is allowed by tests/splats for CONFIG.
+splat_result() {
+	local file=$1 what=$2 cfg=$3 out rc=0
+	shift 3
+	out=$("$REPO/scripts/boot" splats --config "$cfg" "$@") || rc=$?
+	[ -z "$out" ] || sed 's/^/  splat: /' <<<"$out"
+	if [ $rc -eq 0 ]; then
+		tap_ok "$file" "$what: no unexpected splat$([ -z "$out" ] || echo " ($(grep -c . <<<"$out") allowed)")" >/dev/null
+	else
+		tap_notok "$file" "$what: unexpected splat: $(grep -m1 '^unexpected: ' <<<"$out" | cut -c13-)"
+	fi
+	return $rc
+}
+
+# ccache for every kernel build: absolute paths are rewritten relative to
+# the build folder, so clones in other folders hit the same cache.
 use_ccache() {
 	command -v ccache >/dev/null || die "ccache not installed; run scripts/setup"
 	export CCACHE_DIR=${CCACHE_DIR:-$X86H_CACHE/ccache}

@@ -1,10 +1,10 @@
 # shellcheck shell=bash
-# Shared by tests/*.bats.  The tests run the scripts against small git trees
+# Shared by tests/bats/*.bats.  The tests run the scripts against small git trees
 # made from the default tree (the base versions of the files the series
 # touches, plus what the scripts look for to recognise a 6.12 tree), so
 # that each case gets a fresh tree in well under a second.
 
-REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+REPO=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 PROG=bats
 . "$REPO/scripts/lib.sh"
 DEFAULT_TREE=$(default_tree)

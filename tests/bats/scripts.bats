@@ -14,7 +14,7 @@ setup() {
 # --- every script documents itself -----------------------------------------
 
 @test "every script answers --help with its usage and exit 0" {
-	for s in setup apply export kunit check-patches maintainers selftests test-all nops-boots ha-boots bench/sysret-canon bench/nops bench/atomic bench/funcmeta; do
+	for s in setup apply export kunit check-patches maintainers selftests test-all boot boots lkdtm bench/sysret-canon bench/nops bench/atomic bench/funcmeta; do
 		run "$REPO/scripts/$s" --help
 		[ "$status" -eq 0 ] || { echo "$s --help: exit $status" >&2; return 1; }
 		[[ "${lines[0]}" == Usage:* ]] || { echo "$s: ${lines[0]}" >&2; return 1; }
@@ -23,7 +23,7 @@ setup() {
 }
 
 @test "unknown options are refused with one line" {
-	for s in setup apply export kunit check-patches maintainers selftests nops-boots ha-boots bench/sysret-canon bench/nops bench/atomic bench/funcmeta; do
+	for s in setup apply export kunit check-patches maintainers selftests boot boots lkdtm bench/sysret-canon bench/nops bench/atomic bench/funcmeta; do
 		run --separate-stderr "$REPO/scripts/$s" --bogus
 		[ "$status" -ne 0 ]
 		[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$s: ${stderr_lines[*]}" >&2; return 1; }
@@ -325,42 +325,42 @@ setup() {
 	done
 }
 
-@test "lkdtm/run: --help, and an unknown option is refused with one line" {
-	run "$REPO/lkdtm/run" --help
+@test "lkdtm: --help, and an unknown option is refused with one line" {
+	run "$REPO/scripts/lkdtm" --help
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == Usage:* ]]
-	run --separate-stderr "$REPO/lkdtm/run" --bogus
+	run --separate-stderr "$REPO/scripts/lkdtm" --bogus
 	[ "$status" -eq 1 ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
 }
 
-@test "lkdtm/run: an unknown configuration is refused with the known ones" {
-	run --separate-stderr "$REPO/lkdtm/run" nosuch --tree "$DEFAULT_TREE"
+@test "lkdtm: an unknown configuration is refused with the known ones" {
+	run --separate-stderr "$REPO/scripts/lkdtm" nosuch --tree "$DEFAULT_TREE"
 	[ "$status" -eq 1 ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	[[ "$stderr" == *"unknown configuration 'nosuch'; known: all "* ]]
 }
 
-@test "lkdtm/run: a kernel that was not built is named, with how to build it" {
-	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/lkdtm/run" refcount-full --tree "$DEFAULT_TREE"
+@test "lkdtm: a kernel that was not built is named, with how to build it" {
+	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/lkdtm" refcount-full --tree "$DEFAULT_TREE"
 	[ "$status" -eq 1 ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	[[ "$stderr" == *"refcount-full/arch/x86/boot/bzImage: missing; build it first with scripts/kunit refcount-full"* ]]
 }
 
-@test "lkdtm/run: a --type that matches no crash type is refused" {
-	run --separate-stderr "$REPO/lkdtm/run" --type NO_SUCH_TYPE --tree "$DEFAULT_TREE"
+@test "lkdtm: a --type that matches no crash type is refused" {
+	run --separate-stderr "$REPO/scripts/lkdtm" --type NO_SUCH_TYPE --tree "$DEFAULT_TREE"
 	[ "$status" -eq 1 ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	[[ "$stderr" == *"no REFCOUNT_* or ATOMIC_* crash type matches 'NO_SUCH_TYPE'"* ]]
 }
 
-@test "lkdtm/run: every REFCOUNT_* crash type has an expectation for every variant" {
+@test "lkdtm: every REFCOUNT_* crash type has an expectation for every variant" {
 	src=$DEFAULT_TREE/drivers/misc/lkdtm/refcount.c
 	for t in $(sed -n 's/^[[:space:]]*CRASHTYPE(\(REFCOUNT_[A-Z_]*\)),.*/\1/p' "$src" | grep -v TIMING); do
 		grep -qE "^$t( |\$)" "$DEFAULT_TREE/tools/testing/selftests/lkdtm/tests.txt" && continue
 		for v in generic fast full; do
-			awk -v t="$t" -v v="$v" '$1 == t && ("," $2 ",") ~ ("," v ",|\\*")' "$REPO/lkdtm/refcount.expect" | grep -q . ||
+			awk -v t="$t" -v v="$v" '$1 == t && ("," $2 ",") ~ ("," v ",|\\*")' "$REPO/tests/lkdtm/refcount.expect" | grep -q . ||
 				{ echo "$t: nothing expected under $v" >&2; return 1; }
 		done
 	done
@@ -426,7 +426,7 @@ setup() {
 
 @test "selftests: every listed test is a target of the x86 selftests Makefile" {
 	mk=$DEFAULT_TREE/tools/testing/selftests/x86/Makefile
-	for t in $(awk '!/^#/ && NF { print $1 }' "$REPO/selftests/tests" | sort -u); do
+	for t in $(awk '!/^#/ && NF { print $1 }' "$REPO/tests/selftests/tests" | sort -u); do
 		b=${t%_32}
 		b=${b%_64}
 		[ -f "$DEFAULT_TREE/tools/testing/selftests/x86/$b.c" ] || { echo "no $b.c" >&2; return 1; }
@@ -461,7 +461,7 @@ setup() {
 
 @test "check-patches: a patch file missing from series stops the check" {
 	r=$BATS_TEST_TMPDIR/repo
-	mkdir -p "$r" && cp -r "$REPO/scripts" "$REPO/patches" "$REPO/series" "$REPO/base.conf" "$REPO/kunit-tests" "$r/"
+	mkdir -p "$r" && cp -r "$REPO/scripts" "$REPO/patches" "$REPO/series" "$REPO/base.conf" "$REPO/tests" "$r/"
 	cp "$REPO/patches/0001-"*.patch "$r/patches/0099-stray.patch"
 	X86H_BUILD=$BATS_TEST_TMPDIR/build run "$r/scripts/check-patches" --no-build
 	[ "$status" -eq 1 ]
@@ -499,20 +499,160 @@ setup() {
 	[ ! -e "$BATS_TEST_TMPDIR/build/kunit" ]
 }
 
-@test "nops-boots: without the all kernel it is refused, naming how to build it" {
-	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/nops-boots"
+@test "boots: without the kernels of the table it is refused, naming how to build them" {
+	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/boots"
 	[ "$status" -eq 1 ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	[[ "$stderr" == *"run scripts/kunit all first"* ]]
+	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/boots" --config refcount-fast
+	[[ "$stderr" == *"run scripts/kunit refcount-fast first"* ]]
 }
 
-@test "nops-boots: every line names a known CPU word and only x86_nops/x86_nops_pad arguments" {
-	while read -r cpu args expected; do
-		case "$cpu" in '' | '#'*) continue ;; esac
-		case "$cpu" in amd | amd-guest | amd-hidden | amd-guest-noleaf | intel | intel-la57 | amd-k8 | amd-k8-guest | intel-k8 | intel-k8-guest) ;; *) echo "cpu $cpu" >&2; return 1 ;; esac
+@test "boots: a row with an unknown configuration, CPU or check is refused, naming its line" {
+	for row in "nosuch amd - - has:x" "all pentium - - has:x" "all amd - - maybe:x" "all amd -"; do
+		printf '# a comment\n%s\n' "$row" >"$BATS_TEST_TMPDIR/table"
+		run --separate-stderr "$REPO/scripts/boots" --table "$BATS_TEST_TMPDIR/table"
+		[ "$status" -eq 1 ] || { echo "$row: exit $status" >&2; return 1; }
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" == *"table:2: "* ]] || { echo "$row: $stderr" >&2; return 1; }
+	done
+}
+
+@test "boots: every NOP row names only x86_nops/x86_nops_pad arguments and one choice line" {
+	n=0
+	while read -r cfg cpu args suites checks; do
+		case "$cfg" in '' | '#'*) continue ;; esac
+		[ "$suites" = x86_nops ] || continue
+		n=$((n + 1))
 		[[ "$args" == - || "$args" =~ ^(x86_nops(_pad)?(=[a-z0-9]+)?,?)+$ ]] || { echo "args $args" >&2; return 1; }
-		[[ "$expected" =~ ^x86_nops=(p6|k8)(\ \(auto\))?\ x86_nops_pad=(jmp|nops)$ ]] || { echo "expected $expected" >&2; return 1; }
-	done <"$REPO/kunit-tests/nops-boots"
+		[[ "$checks" == "once:NOPs: x86_nops= | has:NOPs: x86_nops="* ]] || { echo "checks $checks" >&2; return 1; }
+		[[ "$checks" =~ has:NOPs:\ x86_nops=(p6|k8)(\ \(auto\))?\ x86_nops_pad=(jmp|nops)( \||$) ]] || { echo "choice $checks" >&2; return 1; }
+	done <"$REPO/tests/boots/table"
+	[ "$n" -eq 15 ]
+}
+
+# --- the boot driver --------------------------------------------------------
+
+@test "boot: every CPU word is a qemu_config kunit.py loads, with its -cpu model and -smp 2" {
+	for w in $("$REPO/scripts/boot" cpus); do
+		python3 - "$DEFAULT_TREE/tools/testing/kunit" "$REPO/tests/qemu_configs/$w.py" <<-'EOF' || return 1
+		import sys
+		sys.path.insert(0, sys.argv[1])
+		import kunit_kernel
+		arch, ops = kunit_kernel._get_qemu_ops(sys.argv[2], [], None)
+		p = ops._extra_qemu_params
+		assert arch == 'x86_64', arch
+		assert p[p.index('-smp') + 1] == '2', p
+		assert p[p.index('-cpu') + 1], p
+		EOF
+	done
+	[ "$("$REPO/scripts/boot" cpu amd)" = EPYC,-hypervisor,tcg-cpuid=off ]
+	[ "$("$REPO/scripts/boot" cpu intel)" = Skylake-Client ]
+	run --separate-stderr "$REPO/scripts/boot" cpu pentium
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"unknown CPU 'pentium'; known: amd "* ]]
+}
+
+# A console with one splat of each kind the crash detector knows.
+splat_console() {
+	cat <<-'EOF'
+	[    0.100000] Linux version 6.12.117
+	[    0.200000] RETBleed: WARNING: Spectre v2 mitigation leaves CPU vulnerable to RETBleed attacks, data leaks possible!
+	[    1.000000] ------------[ cut here ]------------
+	[    1.000001] WARNING: CPU: 1 PID: 1 at init/main.c:1500 kernel_init+0x12/0x140
+	[    1.100000] ------------[ cut here ]------------
+	[    1.100001] refcount_t: saturated; use-after-free.
+	[    1.100002] WARNING: CPU: 0 PID: 7 at lib/refcount.c:25 refcount_warn_saturate+0x9a/0x100
+	[    1.200000] kernel BUG at mm/slub.c:100!
+	[    1.300000] Oops: general protection fault, probably for non-canonical address 0xdead000000000100: 0000 [#1] PREEMPT SMP
+	[    1.400000] WARNING: possible circular locking dependency detected
+	[    1.500000] WARNING: suspicious RCU usage
+	[    1.600000] BUG: KASAN: slab-use-after-free in refcount_inc+0x1/0x20
+	[    1.700000] BUG: KCSAN: data-race in foo / bar
+	[    1.800000] UBSAN: array-index-out-of-bounds in lib/x.c:3:5
+	[    1.900000] INFO: task kworker/0:1:12 blocked for more than 120 seconds.
+	[    2.000000] watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [swapper/0:1]
+	[    2.100000] rcu: INFO: rcu_preempt self-detected stall on CPU
+	[    2.200000] hardened_atomic: atomic_t overflow at get_next_ino+0x1f/0x40 (reported)
+	[    2.200001] WARNING: CPU: 0 PID: 1 at lib/hardened_atomic.c:156 hardened_atomic_report+0x50/0x80
+	[    2.300000] lkdtm: Performing direct entry WARNING
+	[    2.300001] WARNING: CPU: 0 PID: 1 at drivers/misc/lkdtm/bugs.c:80 lkdtm_WARNING+0x1/0x10
+	[    2.300002] lkdtm: Crash point DIRECT of type WARNING registered
+	[    2.400000] Kernel panic - not syncing: Fatal exception
+	EOF
+}
+
+@test "boot splats: every kind of splat is found once, and nothing else" {
+	splat_console >"$BATS_TEST_TMPDIR/console"
+	: >"$BATS_TEST_TMPDIR/none"
+	run "$REPO/scripts/boot" splats --config all --allow "$BATS_TEST_TMPDIR/none" \
+		--mask '^lkdtm: Performing' '^lkdtm: Crash point' "$BATS_TEST_TMPDIR/console"
+	[ "$status" -eq 1 ]
+	printf '%s\n' "${lines[@]}"
+	[ "${#lines[@]}" -eq 14 ]
+	for want in 'WARNING: CPU: N PID: N at init/main.c:1500 kernel_init' \
+		'refcount_t: saturated; use-after-free. | WARNING: CPU: N PID: N at lib/refcount.c:25 refcount_warn_saturate' \
+		'kernel BUG at mm/slub.c:100!' 'Oops: general protection fault' 'possible circular locking' \
+		'suspicious RCU usage' 'BUG: KASAN: slab-use-after-free in refcount_inc' 'BUG: KCSAN: data-race' \
+		'UBSAN: array-index-out-of-bounds' 'blocked for more than 120 seconds' 'BUG: soft lockup' \
+		'self-detected stall' 'hardened_atomic: atomic_t overflow at get_next_ino (reported)' 'Kernel panic - not syncing'; do
+		grep -F -- "$want" <<<"$output" | grep -q '^unexpected: ' || { echo "missing: $want" >&2; return 1; }
+	done
+	! grep -q 'RETBleed\|lkdtm_WARNING\|hardened_atomic_report' <<<"$output"
+}
+
+@test "boot splats: an allowlist entry allows its splat for its configurations only" {
+	splat_console | sed -n '1,2p;18,19p' >"$BATS_TEST_TMPDIR/console"
+	printf '# CONFIGS REGEX REASON\nrefcount-* hardened_atomic:.*flow\\sat\\sget_next_ino\\b wraps on purpose\n' \
+		>"$BATS_TEST_TMPDIR/allow"
+	run "$REPO/scripts/boot" splats --config refcount-fast --allow "$BATS_TEST_TMPDIR/allow" "$BATS_TEST_TMPDIR/console"
+	[ "$status" -eq 0 ]
+	[ "$output" = "allowed: hardened_atomic: atomic_t overflow at get_next_ino (reported) (wraps on purpose)" ]
+	run "$REPO/scripts/boot" splats --config all --allow "$BATS_TEST_TMPDIR/allow" "$BATS_TEST_TMPDIR/console"
+	[ "$status" -eq 1 ]
+	printf 'refcount-* no-reason\n' >"$BATS_TEST_TMPDIR/bad"
+	run --separate-stderr "$REPO/scripts/boot" splats --config all --allow "$BATS_TEST_TMPDIR/bad" "$BATS_TEST_TMPDIR/console"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"bad:1: needs CONFIGS, a regular expression and a reason"* ]]
+}
+
+@test "boot splats: the shipped allowlist parses and allows nothing on a clean console" {
+	printf '[    0.1] Linux version 6.12.117\n' >"$BATS_TEST_TMPDIR/console"
+	for c in $(awk '!/^#/ && NF { print $1 }' "$REPO/tests/kunit/configs") base; do
+		run "$REPO/scripts/boot" splats --config "$c" "$BATS_TEST_TMPDIR/console"
+		[ "$status" -eq 0 ] && [ -z "$output" ] || { echo "$c: $output" >&2; return 1; }
+	done
+}
+
+@test "boot tap: result lines become TAP 13 that TAP::Parser reads, with plan and numbers" {
+	printf 'ok - one\n# a note\nnot ok - two: failed\nnot ok - three # TIMEOUT 60 seconds\n' >"$BATS_TEST_TMPDIR/r.tap"
+	run "$REPO/scripts/boot" tap "$BATS_TEST_TMPDIR/r.tap"
+	[ "$status" -eq 0 ]
+	[ "$(head -n 2 "$BATS_TEST_TMPDIR/r.tap" | paste -sd ' ')" = "TAP version 13 1..3" ]
+	grep -qx 'not ok 2 - two: failed' "$BATS_TEST_TMPDIR/r.tap"
+	grep -qx 'not ok 3 - three # TIMEOUT 60 seconds' "$BATS_TEST_TMPDIR/r.tap"
+	cp "$BATS_TEST_TMPDIR/r.tap" "$BATS_TEST_TMPDIR/again.tap"
+	"$REPO/scripts/boot" tap "$BATS_TEST_TMPDIR/again.tap"
+	cmp "$BATS_TEST_TMPDIR/r.tap" "$BATS_TEST_TMPDIR/again.tap"
+	run perl -MTAP::Parser -e 'my $p = TAP::Parser->new({ source => $ARGV[0] }); 1 while $p->next;
+		print join(" ", $p->version, $p->tests_run, scalar $p->passed, scalar $p->failed, scalar $p->parse_errors)' \
+		"$BATS_TEST_TMPDIR/r.tap"
+	[ "$output" = "13 3 1 2 0" ]
+}
+
+@test "selftests, lkdtm: a runs table with a bad row is refused, naming it" {
+	printf 'all amd\n' >"$BATS_TEST_TMPDIR/runs"
+	run --separate-stderr "$REPO/scripts/selftests" --runs "$BATS_TEST_TMPDIR/runs" --tree "$DEFAULT_TREE"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"runs:1: needs KERNEL CPU KERNEL-ARGS"* ]]
+	printf 'all pentium -\n' >"$BATS_TEST_TMPDIR/runs"
+	run --separate-stderr "$REPO/scripts/selftests" --runs "$BATS_TEST_TMPDIR/runs" --tree "$DEFAULT_TREE"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"unknown CPU 'pentium'"* ]]
+	printf 'all amd - REFCOUNTS\n' >"$BATS_TEST_TMPDIR/runs"
+	run --separate-stderr "$REPO/scripts/lkdtm" --runs "$BATS_TEST_TMPDIR/runs" --tree "$DEFAULT_TREE"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"runs:1: CRASH-TYPES must be REFCOUNT, ATOMIC or both"* ]]
 }
 
 @test "bench/nops: --repeats must be a positive number" {
@@ -529,13 +669,7 @@ setup() {
 		case "$opt" in '' | '#'*) continue ;; esac
 		grep -q "^+config $opt\$" "$REPO"/patches/*.patch || { echo "no patch adds $opt" >&2; return 1; }
 		grep -q "^+++ b/${o%.o}.c\$" "$REPO"/patches/*.patch || { echo "no patch touches ${o%.o}.c" >&2; return 1; }
-	done <"$REPO/kunit-tests/off-identical"
-}
-@test "ha-boots: without the HARDENED_ATOMIC kernels it is refused, naming how to build them" {
-	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/ha-boots"
-	[ "$status" -eq 1 ]
-	[ "${#stderr_lines[@]}" -eq 1 ]
-	[[ "$stderr" == *"run scripts/kunit refcount-fast"* ]]
+	done <"$REPO/tests/check-patches/off-identical"
 }
 @test "bench/atomic: --ops and --rounds must be positive numbers" {
 	for a in "--ops 0" "--ops x" "--rounds 0" "--rounds 1000"; do
@@ -572,7 +706,7 @@ setup() {
 		[[ "$modes" =~ ^(\*|protect|report)$ ]] || { echo "modes $modes" >&2; return 1; }
 		[[ "$how" =~ ^(also|instead)$ ]] || { echo "$how" >&2; return 1; }
 		[ -n "$text" ]
-	done <"$REPO/lkdtm/hardened-atomic.expect"
+	done <"$REPO/tests/lkdtm/hardened-atomic.expect"
 }
 
 @test "bench/funcmeta: without the all kernel each action says how to build it" {
@@ -590,7 +724,7 @@ setup() {
 @test "function-metadata: the fragment turns the option on, the off fragment off, and the all kernel carries it" {
 	grep -qx 'CONFIG_FUNCTION_METADATA=y' "$REPO/kconfig-fragments/function-metadata.config"
 	grep -qx '# CONFIG_FUNCTION_METADATA is not set' "$REPO/kconfig-fragments/function-metadata-off.config"
-	awk '$1 == "all" && $3 ~ /(^|,)function-metadata\.config(,|$)/ && $3 ~ /function-metadata\.kunitconfig/ && $4 == "matrix" { ok = 1 } END { exit !ok }' "$REPO/kunit-tests/configs"
-	grep -qx 'CONFIG_FUNCTION_METADATA_KUNIT_TEST=y' "$REPO/kunit-tests/function-metadata.kunitconfig"
-	grep -qx 'CONFIG_SMP=y' "$REPO/kunit-tests/function-metadata.kunitconfig"
+	awk '$1 == "all" && $3 ~ /(^|,)function-metadata\.config(,|$)/ && $3 ~ /function-metadata\.kunitconfig/ && $4 == "matrix" { ok = 1 } END { exit !ok }' "$REPO/tests/kunit/configs"
+	grep -qx 'CONFIG_FUNCTION_METADATA_KUNIT_TEST=y' "$REPO/tests/kunit/function-metadata.kunitconfig"
+	grep -qx 'CONFIG_SMP=y' "$REPO/tests/kunit/function-metadata.kunitconfig"
 }

@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: GPL-2.0
+# CPU word "intel-k8-guest" of scripts/kunit --cpu, for kunit.py --qemu_config:
+# SandyBridge as a guest: x86_nops=auto keeps P6 NOPs.
+from ..qemu_config import QemuArchParams
+
+QEMU_ARCH = QemuArchParams(linux_arch='x86_64',
+			   kconfig='''
+CONFIG_SERIAL_8250=y
+CONFIG_SERIAL_8250_CONSOLE=y''',
+			   qemu_arch='x86_64',
+			   kernel_path='arch/x86/boot/bzImage',
+			   kernel_command_line='console=ttyS0',
+			   extra_qemu_params=['-bios', 'qboot.rom',
+					      '-cpu', 'SandyBridge', '-smp', '2'])
