@@ -624,6 +624,24 @@ splat_console() {
 	done
 }
 
+@test "boot splats: an oops carries its RIP, its fatal panic is part of it, and only TCG's int3 in sched_clock_cpu is allowed" {
+	for rip in 'sched_clock_cpu+0x9/0x190' 'text_poke_bp_batch+0x9/0x190'; do
+		printf '%s\n' '[    3.9] sched_clock: Marking stable' '[    3.97] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI' \
+			'[    3.97] CPU: 0 UID: 0 PID: 0 Comm: swapper/0 Not tainted 6.12.117 #1' \
+			"[    3.97] RIP: 0010:$rip" '[    4.02] Kernel panic - not syncing: Fatal exception in interrupt' \
+			>"$BATS_TEST_TMPDIR/console"
+		run "$REPO/scripts/boot" splats --config all "$BATS_TEST_TMPDIR/console"
+		[ "${#lines[@]}" -eq 1 ] || { echo "$rip: $output" >&2; return 1; }
+		if [ "${rip%%+*}" = sched_clock_cpu ]; then
+			[ "$status" -eq 0 ]
+			[[ "$output" == "allowed: Oops: int3: 0000 [#N] PREEMPT SMP NOPTI | RIP: 0010:sched_clock_cpu (QEMU TCG"* ]]
+		else
+			[ "$status" -eq 1 ]
+			[ "$output" = "unexpected: Oops: int3: 0000 [#N] PREEMPT SMP NOPTI | RIP: 0010:text_poke_bp_batch" ]
+		fi
+	done
+}
+
 @test "boot tap: result lines become TAP 13 that TAP::Parser reads, with plan and numbers" {
 	printf 'ok - one\n# a note\nnot ok - two: failed\nnot ok - three # TIMEOUT 60 seconds\n' >"$BATS_TEST_TMPDIR/r.tap"
 	run "$REPO/scripts/boot" tap "$BATS_TEST_TMPDIR/r.tap"
