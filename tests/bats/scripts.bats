@@ -14,7 +14,7 @@ setup() {
 # --- every script documents itself -----------------------------------------
 
 @test "every script answers --help with its usage and exit 0" {
-	for s in setup apply export kunit check-patches maintainers selftests test-all boot boots lkdtm bench/sysret-canon bench/nops bench/atomic bench/funcmeta; do
+	for s in setup apply export kunit check-patches maintainers selftests test-all boot boots lkdtm objdump-check bench/sysret-canon bench/nops bench/atomic bench/funcmeta; do
 		run "$REPO/scripts/$s" --help
 		[ "$status" -eq 0 ] || { echo "$s --help: exit $status" >&2; return 1; }
 		[[ "${lines[0]}" == Usage:* ]] || { echo "$s: ${lines[0]}" >&2; return 1; }
@@ -23,7 +23,7 @@ setup() {
 }
 
 @test "unknown options are refused with one line" {
-	for s in setup apply export kunit check-patches maintainers selftests boot boots lkdtm bench/sysret-canon bench/nops bench/atomic bench/funcmeta; do
+	for s in setup apply export kunit check-patches maintainers selftests boot boots lkdtm objdump-check bench/sysret-canon bench/nops bench/atomic bench/funcmeta; do
 		run --separate-stderr "$REPO/scripts/$s" --bogus
 		[ "$status" -ne 0 ]
 		[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$s: ${stderr_lines[*]}" >&2; return 1; }
@@ -529,6 +529,21 @@ setup() {
 		[[ "$checks" =~ has:NOPs:\ x86_nops=(p6|k8)(\ \(auto\))?\ x86_nops_pad=(jmp|nops)( \||$) ]] || { echo "choice $checks" >&2; return 1; }
 	done <"$REPO/tests/boots/table"
 	[ "$n" -eq 15 ]
+}
+
+@test "objdump-check: a bad row is refused naming its line; a kernel not built fails its rows" {
+	for row in "all op_inc" "all op_inc seq x" "nosuch op_inc path ret"; do
+		printf '# c\n%s\n' "$row" >"$BATS_TEST_TMPDIR/table"
+		run --separate-stderr "$REPO/scripts/objdump-check" --table "$BATS_TEST_TMPDIR/table"
+		[ "$status" -eq 1 ]
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" == *"table:2: "* ]] || { echo "$row: $stderr" >&2; return 1; }
+	done
+	X86H_BUILD=$BATS_TEST_TMPDIR/build run "$REPO/scripts/objdump-check"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not ok - objdump: all __switch_to has: no build/kunit/all/vmlinux"* ]] ||
+		[[ "$output" == *"no $BATS_TEST_TMPDIR/build/kunit/all/vmlinux"* ]]
+	[ "$(grep -c '^1\.\.' "$BATS_TEST_TMPDIR/build/results/objdump.tap")" -eq 1 ]
 }
 
 # --- the boot driver --------------------------------------------------------
