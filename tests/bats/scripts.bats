@@ -564,7 +564,7 @@ setup() {
 	[ "$("$REPO/scripts/boot" cpu amd)" = EPYC,-hypervisor,tcg-cpuid=off ]
 	[ "$("$REPO/scripts/boot" cpu intel)" = Skylake-Client ]
 	run --separate-stderr "$REPO/scripts/boot" cpu pentium
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"unknown CPU 'pentium'; known: amd "* ]]
 }
 
@@ -627,7 +627,7 @@ splat_console() {
 	[ "$status" -eq 1 ]
 	printf 'refcount-* no-reason\n' >"$BATS_TEST_TMPDIR/bad"
 	run --separate-stderr "$REPO/scripts/boot" splats --config all --allow "$BATS_TEST_TMPDIR/bad" "$BATS_TEST_TMPDIR/console"
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"bad:1: needs CONFIGS, a regular expression and a reason"* ]]
 }
 
@@ -655,6 +655,66 @@ splat_console() {
 			[ "$output" = "unexpected: Oops: int3: 0000 [#N] PREEMPT SMP NOPTI | RIP: 0010:text_poke_bp_batch" ]
 		fi
 	done
+}
+
+@test "boot splats: expedited stalls, hard lockups, SLUB and lockdep reports, caller-id prefixes; a WARN after a report is its own" {
+	printf '%s\n' '[    1.0] rcu: INFO: rcu_preempt detected expedited stalls on CPUs/tasks: { 1-... } 21 jiffies s: 145 root: 0x2/.' \
+		'[    1.1] watchdog: Watchdog detected hard LOCKUP on cpu 1' \
+		'[    1.2] BUG kmalloc-64 (Not tainted): Redzone overwritten' \
+		'[    1.3] INFO: trying to register non-static key.' \
+		'[    1.4][    T1] kernel BUG at lib/x.c:1!' \
+		'[    2.0] hardened_atomic: atomic_t overflow at foo+0x1/0x20 (reported, rate limited)' \
+		'[    2.1] ------------[ cut here ]------------' \
+		'[    2.2] WARNING: CPU: 0 PID: 1 at mm/slub.c:9 kfree+0x1/0x2' >"$BATS_TEST_TMPDIR/console"
+	run "$REPO/scripts/boot" splats --config all --allow /dev/null "$BATS_TEST_TMPDIR/console"
+	[ "$status" -eq 1 ]
+	printf '%s\n' "${lines[@]}"
+	[ "${#lines[@]}" -eq 7 ]
+	grep -q '^unexpected: WARNING: CPU: N PID: N at mm/slub.c:9 kfree$' <<<"$output"
+	grep -q '^unexpected: kernel BUG at lib/x.c:1!$' <<<"$output"
+	run --separate-stderr "$REPO/scripts/boot" splats --config all --mask '(' x "$BATS_TEST_TMPDIR/console"
+	[ "$status" -eq 2 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"--mask '(': "* ]]
+}
+
+@test "splat_result: the first console of a retried boot is checked too; a detector failure is not a splat" {
+	printf '[    1.0] Linux version 6.12.117\n' >"$BATS_TEST_TMPDIR/c.log"
+	printf '[    1.0] Oops: general protection fault 0000 [#1] SMP\n' >"$BATS_TEST_TMPDIR/c.log.first"
+	run splat_result "$BATS_TEST_TMPDIR/r.tap" "boot x" all "$BATS_TEST_TMPDIR/c.log"
+	[ "$status" -eq 1 ]
+	grep -q '^not ok - boot x: unexpected splat: Oops: general protection fault' "$BATS_TEST_TMPDIR/r.tap"
+	rm "$BATS_TEST_TMPDIR/c.log.first"
+	run splat_result "$BATS_TEST_TMPDIR/r2.tap" "boot y" all "$BATS_TEST_TMPDIR/c.log"
+	[ "$status" -eq 0 ]
+	grep -qx 'ok - boot y: no unexpected splat' "$BATS_TEST_TMPDIR/r2.tap"
+	run splat_result "$BATS_TEST_TMPDIR/r3.tap" "boot z" all "$BATS_TEST_TMPDIR/missing.log"
+	[ "$status" -eq 1 ]
+	grep -q '^not ok - boot z: the crash detector failed: boot splats: .*missing.log' "$BATS_TEST_TMPDIR/r3.tap"
+}
+
+@test "boot kunit: a boot with no KTAP is tried once more, as exec without run's build options" {
+	t=$BATS_TEST_TMPDIR/tree
+	b=$BATS_TEST_TMPDIR/build
+	mkdir -p "$t/tools/testing/kunit" "$b"
+	: >"$t/tools/testing/kunit/kunit_kernel.py"
+	: >"$b/vmlinux"
+	cat >"$t/tools/testing/kunit/kunit.py" <<-'EOF'
+	import sys
+	open(sys.argv[0] + '.calls', 'a').write(' '.join(sys.argv[1:]) + '\n')
+	build = [a.split('=', 1)[1] for a in sys.argv if a.startswith('--build_dir=')][0]
+	open(build + '/test.log', 'w').write('Oops: int3: 0000 [#1] PREEMPT SMP\n')
+	sys.exit(1)
+	EOF
+	run "$REPO/scripts/boot" kunit --tree "$t" --cpu amd --build-dir "$b" --log "$BATS_TEST_TMPDIR/boot.log" --what kunit-x \
+		-- run --kunitconfig=/a.kunitconfig --make_options "CC=ccache gcc" --jobs 2 --build_dir="$b" --json="$b/r.json" x86_nops
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"kunit-x: the kernel stopped before any test ran (Oops: int3: 0000 [#1] PREEMPT SMP); booting it once more"* ]]
+	mapfile -t calls <"$t/tools/testing/kunit/kunit.py.calls"
+	[ "${#calls[@]}" -eq 2 ]
+	[[ "${calls[0]}" == "run --kunitconfig=/a.kunitconfig --make_options CC=ccache gcc --jobs 2 --build_dir=$b --json=$b/r.json x86_nops --qemu_config $REPO/tests/qemu_configs/amd.py --kernel_args panic=-1" ]]
+	[[ "${calls[1]}" == "exec --build_dir=$b --json=$b/r.json x86_nops --qemu_config $REPO/tests/qemu_configs/amd.py --kernel_args panic=-1" ]]
+	[ -f "$BATS_TEST_TMPDIR/boot.log.first" ]
 }
 
 @test "boot tap: result lines become TAP 13 that TAP::Parser reads, with plan and numbers" {
