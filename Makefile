@@ -3,13 +3,19 @@
 #   make test  everything: check-patches, both apply methods, the scripts'
 #              tests, the KUnit matrix, LKDTM boots, objdump checks;
 #              ends with "N passed, N failed"
-.PHONY: run test setup apply check-patches maintainers export help
+#   make matrix  every line of tests/distro/lines (other configurations,
+#              architectures, Clang, each patch alone, Debian's config);
+#              writes docs/matrix-results.md
+.PHONY: run test matrix setup apply check-patches maintainers export help
 
 run:
 	@scripts/test-all --run
 
 test:
 	@scripts/test-all
+
+matrix:
+	@scripts/setup && scripts/apply && scripts/distro --tier matrix
 
 setup:
 	@scripts/setup
@@ -27,4 +33,4 @@ export:
 	@scripts/export
 
 help:
-	@sed -n '2,6s/^# //p' Makefile
+	@sed -n '2,9s/^# //p' Makefile

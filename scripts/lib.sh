@@ -162,9 +162,10 @@ tap_ok() { echo "ok - $2" | tee -a "$1"; }
 tap_notok() { echo "not ok - $2" | tee -a "$1"; }
 tap_finish() { "$REPO/scripts/boot" tap "$@"; }
 
-# splat_result FILE WHAT CONFIG LOG... [--excuse BEGIN END SPLAT]...: the crash
-# detector (scripts/boot splats) on a boot's consoles, as one result line:
-# ok when every splat in them is allowed by tests/splats for CONFIG.  The
+# splat_result FILE WHAT CONFIG LOG... [--excuse BEGIN END SPLAT]...
+# [--allow FILE]...: the crash detector (scripts/boot splats) on a boot's
+# consoles, as one result line: ok when every splat in them is allowed by
+# tests/splats (or the --allow FILEs) for CONFIG.  The
 # first console of a boot that was tried twice (LOG.first) is checked too:
 # the retry is for a kernel that died before it ran anything, not for
 # hiding why it died.
@@ -174,6 +175,7 @@ splat_result() {
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--excuse) args+=("$1" "$2" "$3" "$4"); shift 4 ;;
+		--allow) args+=("$1" "$2"); shift 2 ;;
 		*) args+=("$1"); [ ! -f "$1.first" ] || args+=("$1.first"); shift ;;
 		esac
 	done

@@ -854,3 +854,60 @@ splat_console() {
 	grep -qx 'CONFIG_FUNCTION_METADATA_KUNIT_TEST=y' "$REPO/tests/kunit/function-metadata.kunitconfig"
 	grep -qx 'CONFIG_SMP=y' "$REPO/tests/kunit/function-metadata.kunitconfig"
 }
+
+@test "distro: a bad table row, a bad known row or an unknown line is refused with one line naming it" {
+	for row in "a x86_64 gcc defconfig nosuch.config test build" "a sparc gcc defconfig - test build" \
+		"a x86_64 icc defconfig - test build" "a x86_64 gcc oldconfig - test build" \
+		"a x86_64 gcc defconfig - nightly build" "a x86_64 gcc defconfig - test run" "a x86_64 gcc defconfig -"; do
+		printf '# a comment\n%s\n' "$row" >"$BATS_TEST_TMPDIR/lines"
+		X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/distro" --lines "$BATS_TEST_TMPDIR/lines"
+		[ "$status" -eq 1 ] || { echo "$row: exit $status" >&2; return 1; }
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" == *"lines:2: "* ]] || { echo "$row: $stderr" >&2; return 1; }
+	done
+	for row in "bug distro-boot-report x 18 why" "step distro-boot-protect nosuchstep 18 why" \
+		"splat boot-report x 18 why" "splat distro-boot-report x issue18 why" "splat distro-boot-report x 18"; do
+		printf '# a comment\n%s\n' "$row" >"$BATS_TEST_TMPDIR/known"
+		X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/distro" --known "$BATS_TEST_TMPDIR/known"
+		[ "$status" -eq 1 ] || { echo "$row: exit $status" >&2; return 1; }
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" == *"known:2: "* ]] || { echo "$row: $stderr" >&2; return 1; }
+	done
+	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/distro" --line nosuch
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"unknown line 'nosuch'; known: boot modules "* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/build" ]
+}
+
+@test "distro: the shipped tables parse; every symbol of its fragments is defined by the base or the series" {
+	run "$REPO/scripts/distro" --line nosuch
+	[[ "$output" == *"unknown line"* ]]
+	syms=$(sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=.*/\1/p; s/^# \(CONFIG_[A-Z0-9_]*\) is not set/\1/p' \
+		"$REPO"/tests/distro/*.config | sort -u)
+	[ -n "$syms" ]
+	# defined by the base's Kconfig or added by a patch of the series
+	for s in $syms; do
+		git -C "$DEFAULT_TREE" grep -qE "^\s*(menu)?config ${s#CONFIG_}\$" "$BASE_TAG" -- '*Kconfig*' ||
+			grep -qE "^\+\s*(menu)?config ${s#CONFIG_}\$" "$REPO"/patches/*.patch ||
+			{ echo "$s is defined neither in the base nor by the series" >&2; return 1; }
+	done
+}
+
+@test "distro: the workload's init is valid busybox sh and names every step it runs" {
+	busybox sh -n "$REPO/tests/distro/init"
+	steps=$(sed -n 's/^\t*\[ -n "\$STEPS" \] || STEPS="\(.*\)"$/\1/p' "$REPO/tests/distro/init")
+	[ -n "$steps" ]
+	for s in $steps; do
+		grep -q "^step_$(echo "$s" | tr - _)() " "$REPO/tests/distro/init" || { echo "no step_$s" >&2; return 1; }
+	done
+}
+
+@test "distro: x86h-helper builds and each check passes on this machine" {
+	gcc -O2 -Wall -Werror -static -o "$BATS_TEST_TMPDIR/h" "$REPO/tests/distro/helper.c"
+	for c in "tcp 2 100000" "udp 300" "iouring 10" "spawn 20" noop; do
+		run "$BATS_TEST_TMPDIR/h" $c
+		[ "$status" -eq 0 ] || { echo "$c: $output" >&2; return 1; }
+	done
+	run "$BATS_TEST_TMPDIR/h" nosuch
+	[ "$status" -eq 2 ]
+}
