@@ -911,3 +911,14 @@ splat_console() {
 	run "$BATS_TEST_TMPDIR/h" nosuch
 	[ "$status" -eq 2 ]
 }
+
+@test "distro: a boots row with an unknown line, CPU word, mode or tier is refused, naming it" {
+	for row in "nosuch amd-guest report test" "allnoconfig amd-guest report test" "boot pentium report test" \
+		"boot amd-guest warn test" "boot amd-guest report nightly"; do
+		printf '# a comment\n%s\n' "$row" >"$BATS_TEST_TMPDIR/boots"
+		X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/distro" --boots "$BATS_TEST_TMPDIR/boots"
+		[ "$status" -eq 1 ] || { echo "$row: exit $status" >&2; return 1; }
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ "$stderr" == *"boots:2: "* ]] || { echo "$row: $stderr" >&2; return 1; }
+	done
+}
