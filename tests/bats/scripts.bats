@@ -866,7 +866,8 @@ splat_console() {
 		[[ "$stderr" == *"lines:2: "* ]] || { echo "$row: $stderr" >&2; return 1; }
 	done
 	for row in "bug distro-boot-report x 18 why" "step distro-boot-protect nosuchstep 18 why" \
-		"splat boot-report x 18 why" "splat distro-boot-report x issue18 why" "splat distro-boot-report x 18"; do
+		"splat boot-report x 18 why" "splat distro-boot-report x issue18 why" "splat distro-boot-report x 18" \
+		"splat distro-report-boot at\s(unclosed 18 why"; do
 		printf '# a comment\n%s\n' "$row" >"$BATS_TEST_TMPDIR/known"
 		X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/distro" --known "$BATS_TEST_TMPDIR/known"
 		[ "$status" -eq 1 ] || { echo "$row: exit $status" >&2; return 1; }
