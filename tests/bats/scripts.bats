@@ -855,25 +855,27 @@ splat_console() {
 	grep -qx 'CONFIG_SMP=y' "$REPO/tests/kunit/function-metadata.kunitconfig"
 }
 
+# distro_refuses OPTION ROW...: scripts/distro OPTION FILE, FILE holding a
+# comment and ROW, exits 1 with one line naming FILE:2
+distro_refuses() {
+	local opt=$1 row
+	shift
+	for row in "$@"; do
+		printf '# a comment\n%s\n' "$row" >"$BATS_TEST_TMPDIR/table"
+		X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/distro" "$opt" "$BATS_TEST_TMPDIR/table"
+		[ "$status" -eq 1 ] || { echo "$opt $row: exit $status" >&2; return 1; }
+		[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$opt $row: $stderr" >&2; return 1; }
+		[[ "$stderr" == *"table:2: "* ]] || { echo "$opt $row: $stderr" >&2; return 1; }
+	done
+}
+
 @test "distro: a bad table row, a bad known row or an unknown line is refused with one line naming it" {
-	for row in "a x86_64 gcc defconfig nosuch.config test build" "a sparc gcc defconfig - test build" \
+	distro_refuses --lines "a x86_64 gcc defconfig nosuch.config test build" "a sparc gcc defconfig - test build" \
 		"a x86_64 icc defconfig - test build" "a x86_64 gcc oldconfig - test build" \
-		"a x86_64 gcc defconfig - nightly build" "a x86_64 gcc defconfig - test run" "a x86_64 gcc defconfig -"; do
-		printf '# a comment\n%s\n' "$row" >"$BATS_TEST_TMPDIR/lines"
-		X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/distro" --lines "$BATS_TEST_TMPDIR/lines"
-		[ "$status" -eq 1 ] || { echo "$row: exit $status" >&2; return 1; }
-		[ "${#stderr_lines[@]}" -eq 1 ]
-		[[ "$stderr" == *"lines:2: "* ]] || { echo "$row: $stderr" >&2; return 1; }
-	done
-	for row in "bug distro-boot-report x 18 why" "step distro-boot-protect nosuchstep 18 why" \
+		"a x86_64 gcc defconfig - nightly build" "a x86_64 gcc defconfig - test run" "a x86_64 gcc defconfig -"
+	distro_refuses --known "bug distro-boot-report x 18 why" "step distro-boot-protect nosuchstep 18 why" \
 		"splat boot-report x 18 why" "splat distro-boot-report x issue18 why" "splat distro-boot-report x 18" \
-		"splat distro-report-boot at\s(unclosed 18 why"; do
-		printf '# a comment\n%s\n' "$row" >"$BATS_TEST_TMPDIR/known"
-		X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/distro" --known "$BATS_TEST_TMPDIR/known"
-		[ "$status" -eq 1 ] || { echo "$row: exit $status" >&2; return 1; }
-		[ "${#stderr_lines[@]}" -eq 1 ]
-		[[ "$stderr" == *"known:2: "* ]] || { echo "$row: $stderr" >&2; return 1; }
-	done
+		"splat distro-report-boot at\s(unclosed 18 why"
 	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/distro" --line nosuch
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == *"unknown line 'nosuch'; known: boot modules "* ]]
@@ -914,12 +916,6 @@ splat_console() {
 }
 
 @test "distro: a boots row with an unknown line, CPU word, mode or tier is refused, naming it" {
-	for row in "nosuch amd-guest report test" "allnoconfig amd-guest report test" "boot pentium report test" \
-		"boot amd-guest warn test" "boot amd-guest report nightly"; do
-		printf '# a comment\n%s\n' "$row" >"$BATS_TEST_TMPDIR/boots"
-		X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/distro" --boots "$BATS_TEST_TMPDIR/boots"
-		[ "$status" -eq 1 ] || { echo "$row: exit $status" >&2; return 1; }
-		[ "${#stderr_lines[@]}" -eq 1 ]
-		[[ "$stderr" == *"boots:2: "* ]] || { echo "$row: $stderr" >&2; return 1; }
-	done
+	distro_refuses --boots "nosuch amd-guest report test" "allnoconfig amd-guest report test" "boot pentium report test" \
+		"boot amd-guest warn test" "boot amd-guest report nightly"
 }
