@@ -878,7 +878,7 @@ distro_refuses() {
 		"splat distro-report-boot at\s(unclosed 18 why"
 	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/distro" --line nosuch
 	[ "$status" -eq 1 ]
-	[[ "$stderr" == *"unknown line 'nosuch'; known: boot modules "* ]]
+	[[ "$stderr" == *"unknown line 'nosuch'; known: modules boot "* ]]
 	[ ! -e "$BATS_TEST_TMPDIR/build" ]
 }
 
