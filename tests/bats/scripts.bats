@@ -745,8 +745,8 @@ splat_console() {
 	[[ "$output" == *"kunit-x: the kernel stopped before any test ran (Oops: int3: 0000 [#1] PREEMPT SMP); booting it once more"* ]]
 	mapfile -t calls <"$t/tools/testing/kunit/kunit.py.calls"
 	[ "${#calls[@]}" -eq 2 ]
-	[[ "${calls[0]}" == "run --kunitconfig=/a.kunitconfig --make_options CC=ccache gcc --jobs 2 --build_dir=$b --json=$b/r.json x86_nops --qemu_config $REPO/tests/qemu_configs/amd.py --kernel_args panic=-1" ]]
-	[[ "${calls[1]}" == "exec --build_dir=$b --json=$b/r.json x86_nops --qemu_config $REPO/tests/qemu_configs/amd.py --kernel_args panic=-1" ]]
+	[[ "${calls[0]}" == "run --kunitconfig=/a.kunitconfig --make_options CC=ccache gcc --jobs 2 --build_dir=$b --json=$b/r.json x86_nops --qemu_config $REPO/tests/qemu_configs/amd.py --kernel_args panic=-1 --kernel_args tsc=unstable" ]]
+	[[ "${calls[1]}" == "exec --build_dir=$b --json=$b/r.json x86_nops --qemu_config $REPO/tests/qemu_configs/amd.py --kernel_args panic=-1 --kernel_args tsc=unstable" ]]
 	[ -f "$BATS_TEST_TMPDIR/boot.log.first" ]
 }
 
