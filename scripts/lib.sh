@@ -113,10 +113,60 @@ series_patches() {
 format_patch() {
 	git -c diff.noprefix=false -c diff.mnemonicPrefix=false -c diff.suppressBlankEmpty=true \
 		-c diff.relative=false -c diff.algorithm=myers -c diff.renames=true \
-		-c format.signOff=false -c format.from=false \
-		format-patch --no-numbered --zero-commit --no-signature --abbrev=12 \
-		--src-prefix=a/ --dst-prefix=b/ -U3 --inter-hunk-context=0 --subject-prefix=PATCH \
+		-c format.signOff=false -c format.from=false -c format.useAutoBase=false \
+		-c format.coverFromDescription=message -c format.thread=false \
+		format-patch --numbered --zero-commit --no-signature --abbrev=12 \
+		--src-prefix=a/ --dst-prefix=b/ -U3 --inter-hunk-context=0 \
+		--subject-prefix="PATCH $(series_version)" \
 		--no-signoff --no-from --no-add-header --suffix=.patch --filename-max-length=64 "$@"
+}
+
+# series_version: the version of the series, the first word of VERSION
+# ("v1 on 6.12.117"); export puts it in every subject ([PATCH v1 01/20]).
+series_version() {
+	local v
+	[ -f "$REPO/VERSION" ] || die "$REPO/VERSION: missing"
+	read -r v _ <"$REPO/VERSION"
+	[[ "$v" =~ ^v[1-9][0-9]*$ ]] || die "$REPO/VERSION: '$v' is not a version (v1, v2, ...)"
+	echo "$v"
+}
+
+# series_id: a hash of what the patches of `series` change (git patch-id
+# --stable of each, in order): commit messages, headers and line numbers do
+# not move it, any change to a diff does.  CHANGELOG.md records it per
+# version, scripts/check-patches compares.
+series_id() {
+	local p
+	grep -v '^#' "$REPO/series" | while read -r p; do
+		[ -z "$p" ] || git patch-id --stable <"$REPO/patches/$p" | cut -d' ' -f1
+	done | sha1sum | cut -c1-12
+}
+
+# version_problem: nothing when VERSION ("vN on KERNELVERSION", the base of
+# base.conf) and the newest "## vN on KERNELVERSION (series ID)" section of
+# CHANGELOG.md agree with each other and with series_id; else the reason.
+version_problem() {
+	local id ver top
+	id=$(series_id)
+	ver=$(head -n 1 "$REPO/VERSION" 2>/dev/null || true)
+	top=$(grep -m1 -E '^## v[0-9]+ on ' "$REPO/CHANGELOG.md" 2>/dev/null || true)
+	if ! [[ "$ver" =~ ^v[1-9][0-9]*\ on\ (.*)$ ]] || [ "${BASH_REMATCH[1]}" != "$BASE_KERNELVERSION" ]; then
+		echo "VERSION says '$ver', not 'vN on $BASE_KERNELVERSION' (base.conf)"
+	elif [ -z "$top" ]; then
+		echo "CHANGELOG.md has no '## vN on KERNELVERSION (series ID)' section"
+	elif [ "${top% (series *}" != "## $ver" ]; then
+		echo "VERSION says '$ver' but CHANGELOG.md's newest section is '${top#\#\# }': add a section for it"
+	elif [ "$top" != "## $ver (series $id)" ]; then
+		echo "the patches changed since ${ver% on *} (CHANGELOG.md: ${top##*(}, now series $id): give them a new version in VERSION and a CHANGELOG.md section"
+	fi
+}
+
+# ccache_counts: "HITS MISSES" of the ccache use_ccache selects (direct and
+# preprocessed hits together), for the timing record of scripts/test-all.
+ccache_counts() {
+	CCACHE_DIR=${CCACHE_DIR:-$X86H_CACHE/ccache} ccache --print-stats 2>/dev/null |
+		awk '$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h += $2 }
+		     $1 == "cache_miss" { m += $2 } END { print h + 0, m + 0 }'
 }
 
 # The CPU words are the files of tests/qemu_configs (kunit.py --qemu_config
@@ -194,6 +244,35 @@ splat_result() {
 	[ $rc -eq 0 ]
 }
 
+# kernel_cc: the compiler variables of every kernel build, one make
+# argument a line (mapfile -t ARR < <(kernel_cc)).  The environment decides,
+# as with make itself: LLVM set (LLVM=1, LLVM=-19, LLVM=/path/) builds with
+# that Clang (LLVM=$LLVM, CC=ccache <its clang>); else CC (default gcc),
+# behind ccache unless CC already names it.
+kernel_cc() {
+	local cc
+	if [ -n "${LLVM:-}" ]; then
+		case "$LLVM" in
+		1) cc=clang ;;
+		-*) cc=clang$LLVM ;;
+		*/) cc=${LLVM}clang ;;
+		*) die "LLVM=$LLVM: the kernel takes LLVM=1, LLVM=-VERSION or LLVM=/path/to/llvm/bin/" ;;
+		esac
+		printf '%s\n' "LLVM=$LLVM" "CC=ccache $cc"
+	else
+		cc=${CC:-gcc}
+		case "$cc" in ccache\ *) ;; *) cc="ccache $cc" ;; esac
+		echo "CC=$cc"
+	fi
+}
+
+# kunit_make_options: kernel_cc as kunit.py arguments (--make_options once
+# per make variable).
+kunit_make_options() {
+	local v
+	kernel_cc | while read -r v; do printf '%s\n' --make_options "$v"; done
+}
+
 # ccache for every kernel build: absolute paths are rewritten relative to
 # the build folder, so clones in other folders hit the same cache.
 use_ccache() {
@@ -203,6 +282,9 @@ use_ccache() {
 	export CCACHE_NOHASHDIR=true
 	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
 	export CCACHE_COMPILERCHECK=content
+	kernel_cc >/dev/null
+	mapfile -t KCC < <(kernel_cc)
+	mapfile -t KUNIT_MK < <(kunit_make_options)
 }
 
 # Print a script's usage (the comment block after the shebang) and exit.

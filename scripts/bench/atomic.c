@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Userspace harness for the cost of CONFIG_HARDENED_ATOMIC on x86-64
- * (scripts/bench/atomic builds and runs it): seed 000's experiment, an
+ * (scripts/bench/atomic builds and runs it): Jann Horn's experiment ("[RFC PATCH 12/13] x86: x86 implementation for HARDENED_ATOMIC", October 2016), an
  * atomic_t incremented in a loop by one thread, then by two threads on one
  * shared counter, with three bodies:
  *

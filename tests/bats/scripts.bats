@@ -14,7 +14,7 @@ setup() {
 # --- every script documents itself -----------------------------------------
 
 @test "every script answers --help with its usage and exit 0" {
-	for s in setup apply export kunit check-patches maintainers selftests test-all boot boots lkdtm objdump-check bench/sysret-canon bench/nops bench/atomic bench/funcmeta; do
+	for s in setup apply export kunit check-patches maintainers selftests test-all timings boot boots lkdtm objdump-check bench/sysret-canon bench/nops bench/atomic bench/funcmeta; do
 		run "$REPO/scripts/$s" --help
 		[ "$status" -eq 0 ] || { echo "$s --help: exit $status" >&2; return 1; }
 		[[ "${lines[0]}" == Usage:* ]] || { echo "$s: ${lines[0]}" >&2; return 1; }
@@ -23,7 +23,7 @@ setup() {
 }
 
 @test "unknown options are refused with one line" {
-	for s in setup apply export kunit check-patches maintainers selftests boot boots lkdtm objdump-check bench/sysret-canon bench/nops bench/atomic bench/funcmeta; do
+	for s in setup apply export kunit check-patches maintainers selftests timings boot boots lkdtm objdump-check bench/sysret-canon bench/nops bench/atomic bench/funcmeta; do
 		run --separate-stderr "$REPO/scripts/$s" --bogus
 		[ "$status" -ne 0 ]
 		[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$s: ${stderr_lines[*]}" >&2; return 1; }
@@ -271,7 +271,7 @@ setup() {
 	printf '[format]\n\theaders = X-Foo: bar\n\tsubjectPrefix = RFC\n\tsignOff = true\n\tsuffix = .diff\n[diff]\n\tnoprefix = true\n\tcontext = 5\n' >"$BATS_TEST_TMPDIR/gitconfig"
 	GIT_CONFIG_GLOBAL=$BATS_TEST_TMPDIR/gitconfig run "$REPO/scripts/export" --tree "$T" --base main --out "$BATS_TEST_TMPDIR/out"
 	[ "$status" -eq 0 ]
-	diff -r "$REPO/patches" "$BATS_TEST_TMPDIR/out/patches"
+	diff -r -I '^base-commit: ' "$REPO/patches" "$BATS_TEST_TMPDIR/out/patches"
 }
 
 # --- export ---------------------------------------------------------------
@@ -281,8 +281,54 @@ setup() {
 	[ "$status" -eq 0 ]
 	run "$REPO/scripts/export" --tree "$T" --base main --out "$BATS_TEST_TMPDIR/out"
 	[ "$status" -eq 0 ]
-	diff -r "$REPO/patches" "$BATS_TEST_TMPDIR/out/patches"
+	diff -r -I '^base-commit: ' "$REPO/patches" "$BATS_TEST_TMPDIR/out/patches"
 	diff "$REPO/series" "$BATS_TEST_TMPDIR/out/series"
+}
+
+@test "export: the cover letter is numbered 00, quotes the newest CHANGELOG.md section, and stays out of series" {
+	run "$REPO/scripts/apply" --tree "$T" --branch series
+	[ "$status" -eq 0 ]
+	run "$REPO/scripts/export" --tree "$T" --base main --out "$BATS_TEST_TMPDIR/out"
+	[ "$status" -eq 0 ]
+	cl=$BATS_TEST_TMPDIR/out/patches/0000-cover-letter.patch
+	n=$(grep -vc '^#' "$REPO/series")
+	grep -qx "Subject: \[PATCH $(series_version) 00/$n\] $(head -n 1 "$REPO/docs/cover-letter.txt")" "$cl"
+	grep -qF "$(grep -m1 '^## v' "$REPO/CHANGELOG.md" | cut -c4-)" "$cl"
+	grep -q '^base-commit: ' "$cl"
+	! grep -q 0000-cover-letter "$BATS_TEST_TMPDIR/out/series"
+	grep -q "^Subject: \[PATCH $(series_version) 01/$n\] " "$BATS_TEST_TMPDIR/out/patches/0001-"*.patch
+}
+
+@test "version: the shipped VERSION, CHANGELOG.md and patches agree; a changed diff or a version without its section does not" {
+	[ -z "$(version_problem)" ]
+	r=$BATS_TEST_TMPDIR/repo
+	mkdir -p "$r" && cp -r "$REPO/scripts" "$REPO/patches" "$REPO/series" "$REPO/base.conf" "$REPO/VERSION" "$REPO/CHANGELOG.md" "$r/"
+	[ -z "$(bash -c ". '$r/scripts/lib.sh'; version_problem")" ]
+	sed -i '0,/^+config X86_SYSRET_SS_ATTRS_FIXUP$/s//+config X86_SYSRET_SS_ATTRS_FIXUP_CHANGED/' "$r"/patches/0001-*.patch
+	[[ "$(bash -c ". '$r/scripts/lib.sh'; version_problem")" == "the patches changed since v1 (CHANGELOG.md: series "* ]]
+	echo "v2 on $BASE_KERNELVERSION" >"$r/VERSION"
+	[[ "$(bash -c ". '$r/scripts/lib.sh'; version_problem")" == "VERSION says 'v2 on $BASE_KERNELVERSION' but CHANGELOG.md's newest section is 'v1 on "* ]]
+	echo "v2 on 6.12.1" >"$r/VERSION"
+	[[ "$(bash -c ". '$r/scripts/lib.sh'; version_problem")" == "VERSION says 'v2 on 6.12.1', not 'vN on $BASE_KERNELVERSION' (base.conf)" ]]
+}
+
+@test "timings: the README's table is what scripts/timings prints from docs/timings/records" {
+	run "$REPO/scripts/timings" readme --check
+	[ "$status" -eq 0 ]
+}
+
+@test "timings: a log that is not a finished test-all run is refused and nothing is written" {
+	printf '##### setup (at 0s)\n##### kunit all (at 5s)\n' >"$BATS_TEST_TMPDIR/cut.log"
+	run --separate-stderr "$REPO/scripts/timings" record "$BATS_TEST_TMPDIR/cut.log" --file "$BATS_TEST_TMPDIR/rec"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"the run did not finish"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/rec" ]
+	printf 'elapsed: 9 s\ntiming: make test; commit abc; series def; 2026-12-02; 2 CPUs; ccache 1 hits, 9 misses\n3 passed, 1 failed\n' >>"$BATS_TEST_TMPDIR/cut.log"
+	run "$REPO/scripts/timings" record "$BATS_TEST_TMPDIR/cut.log" --file "$BATS_TEST_TMPDIR/rec" --note "CI"
+	[ "$status" -eq 0 ]
+	run "$REPO/scripts/timings" table --file "$BATS_TEST_TMPDIR/rec"
+	[[ "${lines[2]}" == '| `make test` | cold (1 hits, 9 misses) | 9 s | 3 passed, 1 failed | setup 5 s, kunit 4 s | 2026-12-02, commit abc, series def, 2 CPUs, CI |' ]]
 }
 
 @test "export: a dirty tree or no commit above the base is refused" {
