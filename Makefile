@@ -4,8 +4,9 @@
 #              tests, the KUnit matrix, LKDTM boots, objdump checks;
 #              ends with "N passed, N failed"
 #   make matrix  every line of tests/distro/lines (other configurations,
-#              architectures, Clang, each patch alone, Debian's config);
-#              writes docs/matrix-results.md
+#              architectures, Clang, each patch alone, Debian's config),
+#              writes docs/matrix-results.md; and the series applied to
+#              every linux-source-6.12 version apt serves
 .PHONY: run test matrix setup apply check-patches maintainers export help
 
 run:
@@ -15,7 +16,7 @@ test:
 	@scripts/test-all
 
 matrix:
-	@scripts/setup && scripts/apply && scripts/distro --tier matrix
+	@scripts/setup && scripts/apply && { scripts/apply-versions; a=$$?; scripts/distro --tier matrix && [ $$a -eq 0 ]; }
 
 setup:
 	@scripts/setup
@@ -33,4 +34,4 @@ export:
 	@scripts/export
 
 help:
-	@sed -n '2,9s/^# //p' Makefile
+	@sed -n '2,11s/^# //p' Makefile

@@ -14,7 +14,7 @@ setup() {
 # --- every script documents itself -----------------------------------------
 
 @test "every script answers --help with its usage and exit 0" {
-	for s in setup apply export kunit check-patches maintainers selftests test-all timings boot boots lkdtm objdump-check bench/sysret-canon bench/nops bench/atomic bench/funcmeta; do
+	for s in setup apply apply-versions export kunit check-patches maintainers selftests test-all timings boot boots lkdtm objdump-check bench/sysret-canon bench/nops bench/atomic bench/funcmeta; do
 		run "$REPO/scripts/$s" --help
 		[ "$status" -eq 0 ] || { echo "$s --help: exit $status" >&2; return 1; }
 		[[ "${lines[0]}" == Usage:* ]] || { echo "$s: ${lines[0]}" >&2; return 1; }
@@ -23,7 +23,7 @@ setup() {
 }
 
 @test "unknown options are refused with one line" {
-	for s in setup apply export kunit check-patches maintainers selftests timings boot boots lkdtm objdump-check bench/sysret-canon bench/nops bench/atomic bench/funcmeta; do
+	for s in setup apply apply-versions export kunit check-patches maintainers selftests timings boot boots lkdtm objdump-check bench/sysret-canon bench/nops bench/atomic bench/funcmeta; do
 		run --separate-stderr "$REPO/scripts/$s" --bogus
 		[ "$status" -ne 0 ]
 		[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$s: ${stderr_lines[*]}" >&2; return 1; }
@@ -310,6 +310,19 @@ setup() {
 	[[ "$(bash -c ". '$r/scripts/lib.sh'; version_problem")" == "VERSION says 'v2 on $BASE_KERNELVERSION' but CHANGELOG.md's newest section is 'v1 on "* ]]
 	echo "v2 on 6.12.1" >"$r/VERSION"
 	[[ "$(bash -c ". '$r/scripts/lib.sh'; version_problem")" == "VERSION says 'v2 on 6.12.1', not 'vN on $BASE_KERNELVERSION' (base.conf)" ]]
+}
+
+@test "apply-versions: a bad expectation row is refused with its line; the shipped table parses" {
+	printf '6.12.117-1~deb12u1 applies\n6.12.1-1 stops\n' >"$BATS_TEST_TMPDIR/t"
+	run --separate-stderr "$REPO/scripts/apply-versions" --table "$BATS_TEST_TMPDIR/t" --version 6.12.117-1~deb12u1
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"t:2: outcome 'stops' is neither 'applies' nor a patch number"* ]]
+	run --separate-stderr "$REPO/scripts/apply-versions" --table /nonexistent
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"--table: /nonexistent: no such file"* ]]
+	grep -vE '^(#|$)' "$REPO/tests/apply-versions/expected" | awk 'NF != 2 || $2 !~ /^(applies|[0-9][0-9][0-9][0-9])$/ { exit 1 }'
+	grep -qx "$BASE_PACKAGE_VERSION applies" "$REPO/tests/apply-versions/expected"
 }
 
 @test "timings: the README's table is what scripts/timings prints from docs/timings/records" {
