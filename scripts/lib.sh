@@ -109,13 +109,17 @@ series_patches() {
 }
 
 # git format-patch exactly as patches/ is written, whatever the user's git
-# configuration says (prefixes, context, subject prefix, sign-off, suffix).
+# configuration says (prefixes, context, subject prefix, sign-off, suffix,
+# attachments, hunk headers, mailmap): the global and system configuration
+# are not read at all, and the options that matter are set here.
 format_patch() {
-	git -c diff.noprefix=false -c diff.mnemonicPrefix=false -c diff.suppressBlankEmpty=true \
+	GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 git \
+		-c diff.noprefix=false -c diff.mnemonicPrefix=false -c diff.suppressBlankEmpty=true \
 		-c diff.relative=false -c diff.algorithm=myers -c diff.renames=true \
+		-c diff.indentHeuristic=true -c mailmap.file=/dev/null \
 		-c format.signOff=false -c format.from=false -c format.useAutoBase=false \
-		-c format.coverFromDescription=message -c format.thread=false \
-		format-patch --numbered --zero-commit --no-signature --abbrev=12 \
+		-c format.coverFromDescription=none -c format.thread=false \
+		format-patch --numbered --zero-commit --no-signature --abbrev=12 --no-notes --no-attach -O/dev/null \
 		--src-prefix=a/ --dst-prefix=b/ -U3 --inter-hunk-context=0 \
 		--subject-prefix="PATCH $(series_version)" \
 		--no-signoff --no-from --no-add-header --suffix=.patch --filename-max-length=64 "$@"
@@ -132,14 +136,15 @@ series_version() {
 }
 
 # series_id: a hash of what the patches of `series` change (git patch-id
-# --stable of each, in order): commit messages, headers and line numbers do
+# --verbatim of each, in order: whitespace counts): commit messages, headers and line numbers do
 # not move it, any change to a diff does.  CHANGELOG.md records it per
 # version, scripts/check-patches compares.
 series_id() {
-	local p
-	grep -v '^#' "$REPO/series" | while read -r p; do
-		[ -z "$p" ] || git patch-id --stable <"$REPO/patches/$p" | cut -d' ' -f1
-	done | sha1sum | cut -c1-12
+	local list p
+	list=$(series_patches) || return 1
+	while read -r p; do
+		git patch-id --verbatim <"$p" | cut -d' ' -f1
+	done <<<"$list" | sha1sum | cut -c1-12
 }
 
 # version_problem: nothing when VERSION ("vN on KERNELVERSION", the base of
@@ -147,17 +152,19 @@ series_id() {
 # CHANGELOG.md agree with each other and with series_id; else the reason.
 version_problem() {
 	local id ver top
-	id=$(series_id)
-	ver=$(head -n 1 "$REPO/VERSION" 2>/dev/null || true)
-	top=$(grep -m1 -E '^## v[0-9]+ on ' "$REPO/CHANGELOG.md" 2>/dev/null || true)
+	id=$(series_id 2>/dev/null) || { echo "series or patches/ unreadable: see scripts/check-patches"; return; }
+	ver=$(head -n 1 "$REPO/VERSION" 2>/dev/null | tr -d '\r' || true)
+	top=$(grep -m1 -E '^## v[0-9]+ on ' "$REPO/CHANGELOG.md" 2>/dev/null | tr -d '\r' || true)
 	if ! [[ "$ver" =~ ^v[1-9][0-9]*\ on\ (.*)$ ]] || [ "${BASH_REMATCH[1]}" != "$BASE_KERNELVERSION" ]; then
 		echo "VERSION says '$ver', not 'vN on $BASE_KERNELVERSION' (base.conf)"
 	elif [ -z "$top" ]; then
 		echo "CHANGELOG.md has no '## vN on KERNELVERSION (series ID)' section"
 	elif [ "${top% (series *}" != "## $ver" ]; then
 		echo "VERSION says '$ver' but CHANGELOG.md's newest section is '${top#\#\# }': add a section for it"
-	elif [ "$top" != "## $ver (series $id)" ]; then
-		echo "the patches changed since ${ver% on *} (CHANGELOG.md: ${top##*(}, now series $id): give them a new version in VERSION and a CHANGELOG.md section"
+	elif ! [[ "$top" =~ \(series\ ([0-9a-f]{12})\)$ ]]; then
+		echo "CHANGELOG.md's newest section '${top#\#\# }' does not end in '(series ID)': the patches are series $id"
+	elif [ "${BASH_REMATCH[1]}" != "$id" ]; then
+		echo "the patches changed since ${ver% on *} (CHANGELOG.md names series ${BASH_REMATCH[1]}, they are series $id now): give them a new version in VERSION and a CHANGELOG.md section"
 	fi
 }
 
@@ -261,7 +268,8 @@ kernel_cc() {
 		printf '%s\n' "LLVM=$LLVM" "CC=ccache $cc"
 	else
 		cc=${CC:-gcc}
-		case "$cc" in ccache\ *) ;; *) cc="ccache $cc" ;; esac
+		read -r first _ <<<"$cc"
+		[ "$(basename "$first")" = ccache ] || cc="ccache $cc"
 		echo "CC=$cc"
 	fi
 }

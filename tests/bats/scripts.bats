@@ -268,8 +268,13 @@ setup() {
 @test "export: the patches do not depend on the user's git configuration" {
 	run "$REPO/scripts/apply" --tree "$T" --branch series
 	[ "$status" -eq 0 ]
-	printf '[format]\n\theaders = X-Foo: bar\n\tsubjectPrefix = RFC\n\tsignOff = true\n\tsuffix = .diff\n[diff]\n\tnoprefix = true\n\tcontext = 5\n' >"$BATS_TEST_TMPDIR/gitconfig"
-	GIT_CONFIG_GLOBAL=$BATS_TEST_TMPDIR/gitconfig run "$REPO/scripts/export" --tree "$T" --base main --out "$BATS_TEST_TMPDIR/out"
+	printf '*.h\n' >"$BATS_TEST_TMPDIR/order"
+	printf 'Someone Else <else@example.org> %s\n' "$(git -C "$T" log -1 --format='<%ae>')" >"$BATS_TEST_TMPDIR/mailmap"
+	printf '[format]\n\theaders = X-Foo: bar\n\tsubjectPrefix = RFC\n\tsignOff = true\n\tsuffix = .diff\n\tattach = true\n\tthread = shallow\n[diff]\n\tnoprefix = true\n\tcontext = 5\n\tindentHeuristic = false\n\torderFile = %s\n[mailmap]\n\tfile = %s\n[diff "cpp"]\n\txfuncname = ^x\n' \
+		"$BATS_TEST_TMPDIR/order" "$BATS_TEST_TMPDIR/mailmap" >"$BATS_TEST_TMPDIR/gitconfig"
+	git -C "$T" config branch.series.description "a branch description"
+	GIT_CONFIG_GLOBAL=$BATS_TEST_TMPDIR/gitconfig GIT_COMMITTER_NAME=Other GIT_COMMITTER_DATE=@0 TZ=Asia/Tokyo \
+		run "$REPO/scripts/export" --tree "$T" --base main --out "$BATS_TEST_TMPDIR/out"
 	[ "$status" -eq 0 ]
 	diff -r -I '^base-commit: ' "$REPO/patches" "$BATS_TEST_TMPDIR/out/patches"
 }
@@ -305,7 +310,7 @@ setup() {
 	mkdir -p "$r" && cp -r "$REPO/scripts" "$REPO/patches" "$REPO/series" "$REPO/base.conf" "$REPO/VERSION" "$REPO/CHANGELOG.md" "$r/"
 	[ -z "$(bash -c ". '$r/scripts/lib.sh'; version_problem")" ]
 	sed -i '0,/^+config X86_SYSRET_SS_ATTRS_FIXUP$/s//+config X86_SYSRET_SS_ATTRS_FIXUP_CHANGED/' "$r"/patches/0001-*.patch
-	[[ "$(bash -c ". '$r/scripts/lib.sh'; version_problem")" == "the patches changed since v1 (CHANGELOG.md: series "* ]]
+	[[ "$(bash -c ". '$r/scripts/lib.sh'; version_problem")" == "the patches changed since v1 (CHANGELOG.md names series "* ]]
 	echo "v2 on $BASE_KERNELVERSION" >"$r/VERSION"
 	[[ "$(bash -c ". '$r/scripts/lib.sh'; version_problem")" == "VERSION says 'v2 on $BASE_KERNELVERSION' but CHANGELOG.md's newest section is 'v1 on "* ]]
 	echo "v2 on 6.12.1" >"$r/VERSION"
@@ -340,6 +345,9 @@ setup() {
 	printf 'elapsed: 9 s\ntiming: make test; commit abc; series def; 2026-12-02; 2 CPUs; ccache 1 hits, 9 misses\n3 passed, 1 failed\n' >>"$BATS_TEST_TMPDIR/cut.log"
 	run "$REPO/scripts/timings" record "$BATS_TEST_TMPDIR/cut.log" --file "$BATS_TEST_TMPDIR/rec" --note "CI"
 	[ "$status" -eq 0 ]
+	run "$REPO/scripts/timings" table --help
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == Usage:* ]]
 	run "$REPO/scripts/timings" table --file "$BATS_TEST_TMPDIR/rec"
 	[[ "${lines[2]}" == '| `make test` | cold (1 hits, 9 misses) | 9 s | 3 passed, 1 failed | setup 5 s, kunit 4 s | 2026-12-02, commit abc, series def, 2 CPUs, CI |' ]]
 }
