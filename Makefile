@@ -5,8 +5,9 @@
 #              ends with "N passed, N failed"
 #   make matrix  every line of tests/distro/lines (other configurations,
 #              architectures, Clang, each patch alone, Debian's config),
-#              writes docs/matrix-results.md; and the series applied to
-#              every linux-source-6.12 version apt serves
+#              writes docs/matrix-results.md; the series applied to
+#              every linux-source-6.12 version apt serves; every patch
+#              built with every refcount_t variant (check-patches --variants)
 .PHONY: run test matrix setup apply check-patches maintainers export help
 
 run:
@@ -16,7 +17,8 @@ test:
 	@scripts/test-all
 
 matrix:
-	@scripts/setup && scripts/apply && { scripts/apply-versions; a=$$?; scripts/distro --tier matrix && [ $$a -eq 0 ]; }
+	@scripts/setup && scripts/apply && { scripts/apply-versions; a=$$?; scripts/check-patches --variants; c=$$?; \
+		scripts/distro --tier matrix && [ $$a -eq 0 ] && [ $$c -eq 0 ]; }
 
 setup:
 	@scripts/setup

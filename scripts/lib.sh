@@ -281,12 +281,20 @@ kunit_make_options() {
 	kernel_cc | while read -r v; do printf '%s\n' --make_options "$v"; done
 }
 
-# ccache for every kernel build: absolute paths are rewritten relative to
-# the build folder, so clones in other folders hit the same cache.
+# ccache for every kernel build, shared by every clone.  Paths inside the
+# build folder (object folders, check-patches' worktree) are rewritten
+# relative to the compiler's working folder, and the trees under
+# $X86H_CACHE stay absolute: both are then the same in any clone, wherever
+# it is and however deep.  (CCACHE_BASEDIR=/ made hits depend on the
+# clone's depth below /: a kernel tree in $X86H_CACHE seen from
+# /check/work/main/build/kunit/all is another relative path than from
+# /work/main/build/kunit/all.)
 use_ccache() {
 	command -v ccache >/dev/null || die "ccache not installed; run scripts/setup"
 	export CCACHE_DIR=${CCACHE_DIR:-$X86H_CACHE/ccache}
-	export CCACHE_BASEDIR=/
+	mkdir -p "$BUILD"
+	CCACHE_BASEDIR=$(cd "$BUILD" && pwd -P)
+	export CCACHE_BASEDIR
 	export CCACHE_NOHASHDIR=true
 	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
 	export CCACHE_COMPILERCHECK=content
