@@ -7,7 +7,8 @@
 #              architectures, Clang, each patch alone, Debian's config),
 #              writes docs/matrix-results.md; the series applied to
 #              every linux-source-6.12 version apt serves; every patch
-#              built with every refcount_t variant (check-patches --variants)
+#              built with every refcount_t variant (check-patches --variants);
+#              make matrix LINES="a b": only those lines
 .PHONY: run test matrix setup apply check-patches maintainers export help
 
 run:
@@ -16,9 +17,16 @@ run:
 test:
 	@scripts/test-all
 
+# make matrix LINES="i386 uml": only those lines of tests/distro/lines (the
+# other rows of docs/matrix-results.md are kept), no apply-versions and no
+# check-patches --variants
 matrix:
+ifeq ($(strip $(LINES)),)
 	@scripts/setup && scripts/apply && { scripts/apply-versions; a=$$?; scripts/check-patches --variants; c=$$?; \
 		scripts/distro --tier matrix && [ $$a -eq 0 ] && [ $$c -eq 0 ]; }
+else
+	@scripts/setup && scripts/apply && scripts/distro --tier matrix $(foreach l,$(LINES),--line $(l))
+endif
 
 setup:
 	@scripts/setup
@@ -36,4 +44,4 @@ export:
 	@scripts/export
 
 help:
-	@sed -n '2,11s/^# //p' Makefile
+	@sed -n '2,/^\.PHONY/s/^# //p' Makefile
