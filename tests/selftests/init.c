@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/utsname.h>
@@ -34,6 +35,18 @@ static long now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/*
+ * The console is a serial tty: what init writes waits in its buffer while
+ * the kernel's own messages (an oops, "reboot: Restarting system") go out
+ * at once, and can land inside one of our lines.  Each line of ours is
+ * written out to the wire before anything else happens.
+ */
+static void drain(void)
+{
+	fflush(stdout);
+	tcdrain(STDOUT_FILENO);
 }
 
 static void reap_orphans(void)
@@ -72,11 +85,12 @@ static void run(const char *name, int budget)
 
 	snprintf(path, sizeof(path), "/bin/%s", name);
 	printf("selftests: begin %s budget %d\n", name, budget);
-	fflush(stdout);
+	drain();
 	pid = fork();
 	if (pid < 0) {
 		printf("selftests: end %s exit 127 after 0 ms (fork: %s)\n",
 		       name, strerror(errno));
+		drain();
 		return;
 	}
 	if (pid == 0) {
@@ -100,6 +114,7 @@ static void run(const char *name, int budget)
 			fflush(stdout);
 			printf("\nselftests: end %s timeout after %ld ms\n",
 			       name, now_ms() - start);
+			drain();
 			reap_orphans();
 			return;
 		}
@@ -115,6 +130,7 @@ static void run(const char *name, int budget)
 	else
 		printf("\nselftests: end %s signal %d after %ld ms\n", name,
 		       WTERMSIG(status), now_ms() - start);
+	drain();
 }
 
 int main(void)
@@ -131,7 +147,7 @@ int main(void)
 	while (list && fscanf(list, "%127s %d", name, &budget) == 2)
 		run(name, budget);
 	printf("selftests: done\n");
-	fflush(stdout);
+	drain();
 	sync();
 	reboot(RB_AUTOBOOT);
 	return 0;
