@@ -506,7 +506,7 @@ setup() {
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == *"base-obj/arch/x86/entry/common.o missing; run scripts/check-patches first"* ]]
 	[[ "$stderr" == *"kunit/all/vmlinux missing; run scripts/kunit all first"* ]]
-	[[ "$stderr" == *"kunit/sysret-off/vmlinux missing; run scripts/kunit sysret-off first"* ]]
+	[[ "$stderr" == *"kunit/refcount-full/vmlinux missing; run scripts/kunit refcount-full first"* ]]
 }
 
 @test "refcount: the implementation choice is offered on x86_64 and on UML for x86_64" {
