@@ -986,3 +986,29 @@ distro_refuses() {
 	distro_refuses --boots "nosuch amd-guest report test" "allnoconfig amd-guest report test" "boot pentium report test" \
 		"boot amd-guest warn test" "boot amd-guest report nightly"
 }
+
+@test "distro --report: the table from the results a run left; a passing line has an empty failure cell, a failed one its first failure" {
+	b=$BATS_TEST_TMPDIR/build
+	mkdir -p "$b/results"
+	printf 'TAP version 13\n1..2\nok 1 - distro uml: .config has every option its fragments name\nok 2 - distro uml: builds (12 s, 3 modules through modpost)\n' >"$b/results/distro-uml.tap"
+	printf 'TAP version 13\n1..2\nok 1 - distro allnoconfig: .config has every option its fragments name\nnot ok 2 - distro allnoconfig: build failed (see x)\n' >"$b/results/distro-allnoconfig.tap"
+	doc=$BATS_TEST_TMPDIR/matrix-results.md
+	X86H_BUILD=$b X86H_MATRIX_DOC=$doc run --separate-stderr "$REPO/scripts/distro" --tier matrix --report \
+		--line uml --line allnoconfig --line tinyconfig
+	[ "$status" -eq 1 ]
+	grep -qE '^\| uml \| [0-9a-f]{12} \| [0-9-]{10} \| 12 s \| pass \| 2 \| 0 \| 0 \|  \|$' "$doc"
+	grep -qE '^\| allnoconfig \| .* \| FAIL \| 1 \| 1 \| 0 \| distro allnoconfig: build failed \(see x\) \|$' "$doc"
+	! grep -q '^| tinyconfig ' "$doc"
+	# a later run of one line keeps the other rows
+	rm "$b/results/distro-allnoconfig.tap"
+	X86H_BUILD=$b X86H_MATRIX_DOC=$doc run --separate-stderr "$REPO/scripts/distro" --tier matrix --report --line uml
+	[ "$status" -eq 0 ]
+	grep -q '^| allnoconfig .* FAIL ' "$doc"
+	# nothing to report: one line, exit 1, the file as it was
+	cp "$doc" "$doc.before"
+	X86H_BUILD=$b X86H_MATRIX_DOC=$doc run --separate-stderr "$REPO/scripts/distro" --report --line tinyconfig
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"no result in $b/results for line(s) tinyconfig: run them first"* ]]
+	cmp "$doc" "$doc.before"
+}
