@@ -184,6 +184,41 @@ cpu_words() { "$REPO/scripts/boot" cpus; }
 # The KUnit configurations: tests/kunit/configs.
 KUNIT_CONFIGS=$REPO/tests/kunit/configs
 kunit_config_names() { awk '!/^#/ && NF { printf "%s ", $1 }' "$KUNIT_CONFIGS"; }
+# distro_kernel NAME: for "distro-LINE", LINE a boot line of
+# tests/distro/lines, the build folder scripts/distro builds it in
+# (build/distro/LINE); status 1 for any other NAME.  scripts/lkdtm and
+# scripts/selftests boot it like a KUnit kernel.
+distro_kernel() {
+	[[ "$1" =~ ^distro-([a-z0-9-]+)$ ]] || return 1
+	awk -v l="${BASH_REMATCH[1]}" '!/^#/ && $1 == l && $7 == "boot" { f = 1 } END { exit !f }' \
+		"$REPO/tests/distro/lines" || return 1
+	echo "$BUILD/distro/${BASH_REMATCH[1]}"
+}
+
+# code_of CONFIG FUNCTION: the file in which objdump -d finds FUNCTION as
+# the configuration CONFIG (a line of tests/kunit/configs) compiles it:
+# build/kunit/CONFIG/vmlinux when scripts/kunit built that kernel, else
+# the object scripts/check-patches compiled with the same configuration
+# at the tip (build/check/obj-CONFIG; make test builds no refcount-fast
+# kernel, the distribution tier's kernel runs that configuration's
+# suites).  Nothing when neither has it.
+code_of() {
+	local v=$BUILD/kunit/$1/vmlinux o
+	if [ -f "$v" ]; then
+		echo "$v"
+		return 0
+	fi
+	[ -d "$BUILD/check/obj-$1" ] || return 0
+	while IFS= read -r o; do
+		# grep reads all of nm's output: with -q, nm could die of
+		# SIGPIPE and pipefail make the match a failure
+		if nm --defined-only "$o" 2>/dev/null | grep -E " [tT] $2\$" >/dev/null; then
+			echo "$o"
+			return 0
+		fi
+	done < <(find "$BUILD/check/obj-$1" -name '*.o' ! -name '*.mod.o' ! -name 'built-in*' | LC_ALL=C sort)
+}
+
 # kunit_config_files NAME: the files kunit.py --kunitconfig merges for a
 # line of tests/kunit/configs, one path a line (the shared
 # qemu-x86_64.kunitconfig first), or a one-line reason and status 1.

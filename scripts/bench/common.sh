@@ -16,14 +16,20 @@ KFLAGS=(-O2 -std=gnu11 -fno-strict-aliasing -fno-strict-overflow -fno-delete-nul
 
 # Mnemonics from a function's entry to its first return, one a line; the
 # return itself is printed as "ret".  Prefixes the compiler adds for the
-# kernel's mitigations (cs, notrack) are dropped, lock/rep are kept.
+# kernel's mitigations (cs, notrack) are dropped, lock/rep are kept.  The
+# binary is a vmlinux or an object file: in an object the jump to the
+# return thunk is a relocation (objdump -dr prints it on the next line),
+# which is joined to its instruction.
 fastpath() { # binary function
-	objdump -d --no-show-raw-insn --disassemble="$2" "$1" 2>/dev/null | awk -F'\t' -v fn="$2" '
+	objdump -dr --no-show-raw-insn --disassemble="$2" "$1" 2>/dev/null | awk '
+		/^\t+[0-9a-f]+: R_X86_64_/ { gsub(/\t/, " "); prev = prev $0; next }
+		{ if (NR > 1) print prev; prev = $0 }
+		END { if (NR) print prev }' | awk -F'\t' -v fn="$2" '
 		$0 ~ "^[0-9a-f]+ <" fn ">:$" { if (seen) exit; seen = 1; next }
 		!seen || NF < 2 || $1 !~ /^ *[0-9a-f]+:$/ { next }
 		{
 			ins = $2; gsub(/^ +| +$/, "", ins)
-			if (ins ~ /^(nop|xchg +%ax,%ax|int3|endbr64|data16|cs nop)/ || ins ~ /<__fentry__>/)
+			if (ins ~ /^(nop|xchg +%ax,%ax|int3|endbr64|data16|cs nop)/ || ins ~ /__fentry__/)
 				next
 			if (ins ~ /^(rep[z]? )?ret/ || (ins ~ /^(cs )?jmp/ && ins ~ /return_thunk/)) {
 				print "ret"; exit

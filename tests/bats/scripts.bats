@@ -571,8 +571,8 @@ setup() {
 	[ "$status" -eq 1 ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	[[ "$stderr" == *"run scripts/kunit all first"* ]]
-	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/boots" --config refcount-fast
-	[[ "$stderr" == *"run scripts/kunit refcount-fast first"* ]]
+	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/boots" --config refcount-full
+	[[ "$stderr" == *"run scripts/kunit refcount-full first"* ]]
 }
 
 @test "boots: a row with an unknown configuration, CPU or check is refused, naming its line" {
@@ -608,8 +608,10 @@ setup() {
 	done
 	X86H_BUILD=$BATS_TEST_TMPDIR/build run "$REPO/scripts/objdump-check"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"not ok - objdump: all __switch_to has: no build/kunit/all/vmlinux"* ]] ||
-		[[ "$output" == *"no $BATS_TEST_TMPDIR/build/kunit/all/vmlinux"* ]]
+	[[ "$output" == *"not ok - objdump: all __switch_to has: no __switch_to in build/kunit/all/vmlinux or build/check/obj-all"* ]]
+	# refcount-fast has no kernel in make test: its rows read the objects
+	# check-patches compiled with its configuration, and fail without them
+	[[ "$output" == *"not ok - objdump: refcount-fast op_inc path: no op_inc in build/kunit/refcount-fast/vmlinux or build/check/obj-refcount-fast"* ]]
 	[ "$(grep -c '^1\.\.' "$BATS_TEST_TMPDIR/build/results/objdump.tap")" -eq 1 ]
 }
 
@@ -1011,4 +1013,19 @@ distro_refuses() {
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	[[ "$stderr" == *"no result in $b/results for line(s) tinyconfig: run them first"* ]]
 	cmp "$doc" "$doc.before"
+}
+
+@test "objdump-check: a configuration without a kernel is read from check-patches' objects, the return thunk's relocation read as ret" {
+	b=$BATS_TEST_TMPDIR/build
+	mkdir -p "$b/check/obj-refcount-fast/lib"
+	printf 'void op_inc(int *p) { __atomic_add_fetch(p, 1, __ATOMIC_SEQ_CST); }\n' >"$BATS_TEST_TMPDIR/x.c"
+	# the kernel's return thunk: in an object, a jmp whose target is a
+	# relocation on the next line of objdump -dr
+	gcc -O2 -mfunction-return=thunk-extern -c -o "$b/check/obj-refcount-fast/lib/x.o" "$BATS_TEST_TMPDIR/x.c"
+	objdump -dr "$b/check/obj-refcount-fast/lib/x.o" | grep -q '__x86_return_thunk'
+	printf 'refcount-fast op_inc path lock addl;ret\nrefcount-fast op_dec path ret\n' >"$BATS_TEST_TMPDIR/table"
+	X86H_BUILD=$b run "$REPO/scripts/objdump-check" --table "$BATS_TEST_TMPDIR/table"
+	[ "$status" -eq 1 ]
+	grep -q '^ok 1 - objdump: refcount-fast op_inc path (check/obj-refcount-fast/lib/x.o): 2 instructions: lock addl;ret$' "$b/results/objdump.tap"
+	grep -q '^not ok 2 - objdump: refcount-fast op_dec path: no op_dec in build/kunit/refcount-fast/vmlinux or build/check/obj-refcount-fast' "$b/results/objdump.tap"
 }
