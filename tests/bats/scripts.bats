@@ -309,12 +309,14 @@ setup() {
 	r=$BATS_TEST_TMPDIR/repo
 	mkdir -p "$r" && cp -r "$REPO/scripts" "$REPO/patches" "$REPO/series" "$REPO/base.conf" "$REPO/VERSION" "$REPO/CHANGELOG.md" "$r/"
 	[ -z "$(bash -c ". '$r/scripts/lib.sh'; version_problem")" ]
+	v=$(series_version)
+	next=v$((${v#v} + 1))
 	sed -i '0,/^+config X86_SYSRET_SS_ATTRS_FIXUP$/s//+config X86_SYSRET_SS_ATTRS_FIXUP_CHANGED/' "$r"/patches/0001-*.patch
-	[[ "$(bash -c ". '$r/scripts/lib.sh'; version_problem")" == "the patches changed since v1 (CHANGELOG.md names series "* ]]
-	echo "v2 on $BASE_KERNELVERSION" >"$r/VERSION"
-	[[ "$(bash -c ". '$r/scripts/lib.sh'; version_problem")" == "VERSION says 'v2 on $BASE_KERNELVERSION' but CHANGELOG.md's newest section is 'v1 on "* ]]
-	echo "v2 on 6.12.1" >"$r/VERSION"
-	[[ "$(bash -c ". '$r/scripts/lib.sh'; version_problem")" == "VERSION says 'v2 on 6.12.1', not 'vN on $BASE_KERNELVERSION' (base.conf)" ]]
+	[[ "$(bash -c ". '$r/scripts/lib.sh'; version_problem")" == "the patches changed since $v (CHANGELOG.md names series "* ]]
+	echo "$next on $BASE_KERNELVERSION" >"$r/VERSION"
+	[[ "$(bash -c ". '$r/scripts/lib.sh'; version_problem")" == "VERSION says '$next on $BASE_KERNELVERSION' but CHANGELOG.md's newest section is '$v on "* ]]
+	echo "$next on 6.12.1" >"$r/VERSION"
+	[[ "$(bash -c ". '$r/scripts/lib.sh'; version_problem")" == "VERSION says '$next on 6.12.1', not 'vN on $BASE_KERNELVERSION' (base.conf)" ]]
 }
 
 @test "apply-versions: a bad expectation row is refused with its line; the shipped table parses" {
