@@ -1031,3 +1031,22 @@ distro_refuses() {
 	grep -q '^ok 1 - objdump: refcount-fast op_inc path (check/obj-refcount-fast/lib/x.o): 2 instructions: lock addl;ret$' "$b/results/objdump.tap"
 	grep -q '^not ok 2 - objdump: refcount-fast op_dec path: no op_dec in build/kunit/refcount-fast/vmlinux or build/check/obj-refcount-fast' "$b/results/objdump.tap"
 }
+
+@test "check-patches: a file is built only when every folder above it is (net/ipv4/ needs CONFIG_INET)" {
+	wt=$BATS_TEST_TMPDIR/wt
+	mkdir -p "$wt/net/ipv4" "$wt/fs"
+	printf 'obj-$(CONFIG_NET)\t+= net/\nobj-y\t\t+= fs/\n' >"$wt/Kbuild"
+	printf 'obj-y\t\t\t\t:= socket.o\nobj-$(CONFIG_INET)\t\t+= ipv4/\n' >"$wt/net/Makefile"
+	printf 'obj-y     := route.o \\\n\t     inetpeer.o\nobj-$(CONFIG_SYSCTL) += sysctl.o\n' >"$wt/net/ipv4/Makefile"
+	printf 'obj-y := inode.o\n' >"$wt/fs/Makefile"
+	eval "$(sed -n '/^obj_if_enabled()/,/^}/p' "$REPO/scripts/check-patches")"
+	printf 'CONFIG_NET=y\n' >"$BATS_TEST_TMPDIR/c"
+	[ -z "$(obj_if_enabled "$BATS_TEST_TMPDIR/c" net/ipv4/route.c)" ]
+	[ "$(obj_if_enabled "$BATS_TEST_TMPDIR/c" net/socket.c)" = net/socket.o ]
+	[ "$(obj_if_enabled "$BATS_TEST_TMPDIR/c" fs/inode.c)" = fs/inode.o ]
+	printf 'CONFIG_NET=y\nCONFIG_INET=y\n' >"$BATS_TEST_TMPDIR/c"
+	[ "$(obj_if_enabled "$BATS_TEST_TMPDIR/c" net/ipv4/route.c)" = net/ipv4/route.o ]
+	[ -z "$(obj_if_enabled "$BATS_TEST_TMPDIR/c" net/ipv4/sysctl.c)" ]
+	printf 'CONFIG_INET=y\n' >"$BATS_TEST_TMPDIR/c"
+	[ -z "$(obj_if_enabled "$BATS_TEST_TMPDIR/c" net/ipv4/route.c)" ]
+}
