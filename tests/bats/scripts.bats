@@ -424,6 +424,21 @@ setup() {
 	[[ "$stderr" == *"no REFCOUNT_* or ATOMIC_* crash type matches 'NO_SUCH_TYPE'"* ]]
 }
 
+@test "lkdtm: every expectation's TEXT, an ERE, matches the line it spells (metacharacters escaped)" {
+	# The literal line a row stands for: its TEXT without the
+	# backslashes and a closing "$" anchor.  Unescaped parentheses
+	# (a group in an ERE) would make it miss that very line.
+	local f t lit bad=
+	for f in "$REPO"/tests/lkdtm/refcount.expect "$REPO"/tests/lkdtm/hardened-atomic.expect; do
+		while IFS= read -r t; do
+			lit=${t%\$}
+			lit=${lit//\\/}
+			grep -E -qi -- "$t" <<<"$lit" || bad+="$(basename "$f"): $t"$'\n'
+		done < <(awk '!/^#/ && NF >= 4 { sub(/^[^ \t]+[ \t]+[^ \t]+[ \t]+[^ \t]+[ \t]+/, ""); print }' "$f")
+	done
+	[ -z "$bad" ] || { echo "$bad"; false; }
+}
+
 @test "lkdtm: every REFCOUNT_* crash type has an expectation for every variant" {
 	src=$DEFAULT_TREE/drivers/misc/lkdtm/refcount.c
 	for t in $(sed -n 's/^[[:space:]]*CRASHTYPE(\(REFCOUNT_[A-Z_]*\)),.*/\1/p' "$src" | grep -v TIMING); do
@@ -491,6 +506,31 @@ setup() {
 		[ "${#stderr_lines[@]}" -eq 1 ]
 		[[ "$stderr" == *"--kernel-arg needs one argument"* ]]
 	done
+}
+
+@test "selftests: a test's result comes from its window; an oops without an end line is an oops" {
+	eval "$(sed -n '/^result_of() {/,/^}/p' "$REPO/scripts/selftests")"
+	c=$BATS_TEST_TMPDIR/console
+	printf '%s\n' "selftests: begin a_64 budget 60" "[OK] fine" "selftests: end a_64 exit 0 after 5 ms" \
+		"selftests: begin b_32 budget 20" "[FAIL] bad" "selftests: end b_32 exit 1 after 5 ms" \
+		"selftests: begin c_32 budget 20" "selftests: end c_32 signal 9 after 5 ms" \
+		"selftests: begin d_64 budget 20" "selftests: end d_64 timeout after 20000 ms" \
+		"selftests: begin e_32 budget 20" "BUG: unable to handle page fault for address: 00000000ffadf6cc" \
+		"Oops: Oops: 0001 [#2] PREEMPT SMP PTI" "selftests: end e_32 signal 9 after 187 ms" \
+		"selftests: begin f_32 budget 20" "BUG: unable to handle page fault for address: 00000000ffadf6cc" \
+		"Oops: Oops: 0001 [#3] PREEMPT SMP PTI" >"$c"
+	[ "$(result_of "$c" a_64)" = pass ]
+	[ "$(result_of "$c" b_32)" = fail ]
+	[ "$(result_of "$c" c_32)" = signal:9 ]
+	[ "$(result_of "$c" d_64)" = timeout ]
+	[ "$(result_of "$c" e_32)" = oops ]
+	# the oops kept f_32's end line from coming: still an oops
+	[ "$(result_of "$c" f_32)" = oops ]
+	# begun, no oops, no end line: no result
+	printf '%s\n' "selftests: begin g_64 budget 20" "[OK] half" >"$c"
+	[ "$(result_of "$c" g_64)" = no-result ]
+	# never begun: nothing
+	[ -z "$(result_of "$c" h_64)" ]
 }
 
 @test "selftests: every listed test is a target of the x86 selftests Makefile" {
