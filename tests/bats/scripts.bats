@@ -637,7 +637,7 @@ setup() {
 		[[ "$checks" == "once:NOPs: x86_nops= | has:NOPs: x86_nops="* ]] || { echo "checks $checks" >&2; return 1; }
 		[[ "$checks" =~ has:NOPs:\ x86_nops=(p6|k8)(\ \(auto\))?\ x86_nops_pad=(jmp|nops)( \||$) ]] || { echo "choice $checks" >&2; return 1; }
 	done <"$REPO/tests/boots/table"
-	[ "$n" -eq 16 ]
+	[ "$n" -eq 17 ]
 }
 
 @test "objdump-check: a bad row is refused naming its line; a kernel not built fails its rows" {
