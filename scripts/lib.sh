@@ -222,6 +222,12 @@ code_of() {
 # kunit_config_files NAME: the files kunit.py --kunitconfig merges for a
 # line of tests/kunit/configs, one path a line (the shared
 # qemu-x86_64.kunitconfig first), or a one-line reason and status 1.
+# kunit_config_cc CONFIG: the compiler column of a line of
+# tests/kunit/configs (gcc when the line has none).
+kunit_config_cc() {
+	awk -v c="$1" '!/^#/ && $1 == c { print (NF >= 5 ? $5 : "gcc") }' "$KUNIT_CONFIGS"
+}
+
 kunit_config_files() {
 	local line kc frags f
 	line=$(awk -v c="$1" '!/^#/ && $1 == c' "$KUNIT_CONFIGS")

@@ -1095,3 +1095,14 @@ distro_refuses() {
 	printf 'CONFIG_INET=y\n' >"$BATS_TEST_TMPDIR/c"
 	[ -z "$(obj_if_enabled "$BATS_TEST_TMPDIR/c" net/ipv4/route.c)" ]
 }
+
+@test "kunit: each line of tests/kunit/configs is built with gcc or clang, gcc unless it says clang" {
+	run bash -c ". '$REPO/scripts/lib.sh'; for c in \$(kunit_config_names); do echo \"\$c \$(kunit_config_cc \$c)\"; done"
+	[ "$status" -eq 0 ]
+	for l in "${lines[@]}"; do
+		[[ "$l" =~ ^[a-z0-9-]+\ (gcc|clang)$ ]] || { echo "bad line: $l" >&2; return 1; }
+	done
+	[[ "$output" == *"all gcc"* ]]
+	[[ "$output" == *"refcount-fast-clang clang"* ]]
+	[ "$(grep -c ' clang$' <<<"$output")" -eq 1 ]
+}
