@@ -10,8 +10,9 @@
  *            lock decl + sete; the try_cmpxchg loop of atomic_inc_not_zero()
  *   generic  include/linux/refcount.h: lock xadd, then C checks of the old
  *            value; refcount_warn_saturate() on misuse
- *   fast     arch/x86/include/asm/refcount.h: lock incl; js (asm goto),
- *            lock decl; jz; js, lock decl; jle; inc_not_zero is generic's
+ *   fast     arch/x86/include/asm/refcount.h as GCC builds it: lock incl;
+ *            js (asm goto), lock decl; jz; jl, lock decl; jle;
+ *            inc_not_zero is generic's
  *   full     include/linux/refcount_full.h: try_cmpxchg loops that check
  *            before they write; refcount_report() on misuse
  *
@@ -339,13 +340,13 @@ static __always_inline bool fast_sub_and_test(int i, refcount_t *r)
 	if (__builtin_constant_p(i) && i == 1)
 		asm goto(LOCK_PREFIX "decl %[counter]\n\t"
 			 "jz %l[zero]\n\t"
-			 "js %l[underflow]"
+			 "jl %l[underflow]"
 			 : : [counter] "m" (r->refs.counter)
 			 : "memory", "cc" : zero, underflow);
 	else
 		asm goto(LOCK_PREFIX "subl %[i], %[counter]\n\t"
 			 "jz %l[zero]\n\t"
-			 "js %l[underflow]"
+			 "jl %l[underflow]"
 			 : : [counter] "m" (r->refs.counter), [i] "ir" (i)
 			 : "memory", "cc" : zero, underflow);
 	return false;
