@@ -5,7 +5,8 @@
 #              ends with "N passed, N failed"
 #   make matrix  every line of tests/distro/lines (other configurations,
 #              architectures, Clang, each patch alone, Debian's config),
-#              writes docs/matrix-results.md; the series applied to
+#              writes docs/matrix-results.md; the KUnit kernels make test
+#              leaves out (KASAN, Clang); the series applied to
 #              every linux-source-6.12 version apt serves; every patch
 #              built with every refcount_t variant (check-patches --variants);
 #              make matrix LINES="a b": only those lines
@@ -18,14 +19,20 @@ test:
 	@scripts/test-all
 
 # make matrix LINES="i386 uml": only those lines of tests/distro/lines (the
-# other rows of docs/matrix-results.md are kept), no apply-versions and no
+# other rows of docs/matrix-results.md are kept) or KUnit configurations of
+# tests/kunit/configs marked matrix-amd, no apply-versions and no
 # check-patches --variants
+MATRIX_KUNIT := $(shell awk '!/^\#/ && $$4 == "matrix-amd" { print $$1 }' tests/kunit/configs)
+MATRIX_DISTRO := $(filter-out $(MATRIX_KUNIT),$(LINES))
 matrix:
 ifeq ($(strip $(LINES)),)
 	@scripts/setup && scripts/apply && { scripts/apply-versions; a=$$?; scripts/check-patches --variants; c=$$?; \
-		scripts/distro --tier matrix && [ $$a -eq 0 ] && [ $$c -eq 0 ]; }
+		k=0; for l in $(MATRIX_KUNIT); do scripts/kunit $$l --cpu amd || k=1; done; \
+		scripts/distro --tier matrix && [ $$a -eq 0 ] && [ $$c -eq 0 ] && [ $$k -eq 0 ]; }
 else
-	@scripts/setup && scripts/apply && scripts/distro --tier matrix $(foreach l,$(LINES),--line $(l))
+	@scripts/setup && scripts/apply && { k=0; \
+		for l in $(filter $(MATRIX_KUNIT),$(LINES)); do scripts/kunit $$l --cpu amd || k=1; done; \
+		$(if $(MATRIX_DISTRO),scripts/distro --tier matrix $(foreach l,$(MATRIX_DISTRO),--line $(l)) &&) [ $$k -eq 0 ]; }
 endif
 
 setup:
