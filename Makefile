@@ -8,7 +8,8 @@
 #              writes docs/matrix-results.md; the KUnit kernels make test
 #              leaves out (KASAN, Clang); the series applied to
 #              every linux-source-6.12 version apt serves; every patch
-#              built with every refcount_t variant (check-patches --variants);
+#              built on its own with every configuration of
+#              check-patches (check-patches --each-patch);
 #              make matrix LINES="a b": only those lines
 .PHONY: run test matrix setup apply check-patches maintainers export help
 
@@ -21,12 +22,12 @@ test:
 # make matrix LINES="i386 uml": only those lines of tests/distro/lines (the
 # other rows of docs/matrix-results.md are kept) or KUnit configurations of
 # tests/kunit/configs marked matrix-amd, no apply-versions and no
-# check-patches --variants
+# check-patches --each-patch
 MATRIX_KUNIT := $(shell awk '!/^\#/ && $$4 == "matrix-amd" { print $$1 }' tests/kunit/configs)
 MATRIX_DISTRO := $(filter-out $(MATRIX_KUNIT),$(LINES))
 matrix:
 ifeq ($(strip $(LINES)),)
-	@scripts/setup && scripts/apply && { scripts/apply-versions; a=$$?; scripts/check-patches --variants; c=$$?; \
+	@scripts/setup && scripts/apply && { scripts/apply-versions; a=$$?; scripts/check-patches --each-patch; c=$$?; \
 		k=0; for l in $(MATRIX_KUNIT); do scripts/kunit $$l --cpu amd || k=1; done; \
 		scripts/distro --tier matrix && [ $$a -eq 0 ] && [ $$c -eq 0 ] && [ $$k -eq 0 ]; }
 else
