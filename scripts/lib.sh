@@ -197,26 +197,26 @@ distro_kernel() {
 
 # code_of CONFIG FUNCTION: the file in which objdump -d finds FUNCTION as
 # the configuration CONFIG (a line of tests/kunit/configs) compiles it:
-# build/kunit/CONFIG/vmlinux when scripts/kunit built that kernel, else
-# the object scripts/check-patches compiled with the same configuration
-# at the tip (build/check/obj-CONFIG; make test builds no refcount-fast
-# kernel, the distribution tier's kernel runs that configuration's
-# suites).  Nothing when neither has it.
+# the object scripts/check-patches compiled with that configuration at
+# the tip (build/check/obj-CONFIG: make test builds no refcount-fast or
+# refcount-fast-clang kernel), or build/kunit/CONFIG/vmlinux when
+# scripts/kunit built that kernel after the object or the object lacks
+# FUNCTION.  Nothing when neither has it.
 code_of() {
 	local v=$BUILD/kunit/$1/vmlinux o
-	if [ -f "$v" ]; then
-		echo "$v"
-		return 0
+	if [ -d "$BUILD/check/obj-$1" ]; then
+		while IFS= read -r o; do
+			# grep reads all of nm's output: with -q, nm could die of
+			# SIGPIPE and pipefail make the match a failure
+			if nm --defined-only "$o" 2>/dev/null | grep -E " [tT] $2\$" >/dev/null; then
+				# the newer of the two: a kernel that make test no
+				# longer builds may be older than the series
+				if [ -f "$v" ] && [ "$v" -nt "$o" ]; then echo "$v"; else echo "$o"; fi
+				return 0
+			fi
+		done < <(find "$BUILD/check/obj-$1" -name '*.o' ! -name '*.mod.o' ! -name 'built-in*' | LC_ALL=C sort)
 	fi
-	[ -d "$BUILD/check/obj-$1" ] || return 0
-	while IFS= read -r o; do
-		# grep reads all of nm's output: with -q, nm could die of
-		# SIGPIPE and pipefail make the match a failure
-		if nm --defined-only "$o" 2>/dev/null | grep -E " [tT] $2\$" >/dev/null; then
-			echo "$o"
-			return 0
-		fi
-	done < <(find "$BUILD/check/obj-$1" -name '*.o' ! -name '*.mod.o' ! -name 'built-in*' | LC_ALL=C sort)
+	[ ! -f "$v" ] || echo "$v"
 }
 
 # kunit_config_files NAME: the files kunit.py --kunitconfig merges for a

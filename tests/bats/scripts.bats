@@ -1106,3 +1106,12 @@ distro_refuses() {
 	[[ "$output" == *"refcount-fast-clang clang"* ]]
 	[ "$(grep -c ' clang$' <<<"$output")" -eq 1 ]
 }
+
+@test "kunit: every line of tests/kunit/configs names its tier; make test and make matrix take the ones they say" {
+	run awk '!/^#/ && NF && $4 !~ /^(test|test-amd|matrix-amd|-)$/ { print "bad tier: " $0 }' "$REPO/tests/kunit/configs"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	[ "$(awk '!/^#/ && ($4 == "test" || $4 == "test-amd") { printf "%s ", $1 }' "$REPO/tests/kunit/configs")" = "all refcount-full " ]
+	run make -s -C "$REPO" -p -n help
+	[[ "$output" == *"MATRIX_KUNIT := refcount-kasan-fast refcount-fast-clang"* ]]
+}
