@@ -344,6 +344,29 @@ use_ccache() {
 	mapfile -t KUNIT_MK < <(kunit_make_options)
 }
 
+# Every process of a kernel build may use X86H_CPU_LIMIT CPU seconds
+# (default 1200, RLIMIT_CPU): a compiler that never finishes a file
+# (Clang 19 on mm/oom_kill.c with REFCOUNT_FAST, issue 19) fails its build
+# in minutes, naming the object, instead of holding make test or make
+# matrix for hours.  No process of a healthy build comes near it (the
+# vmlinux link and objtool take about a minute).  The soft limit sends
+# SIGXCPU, which the compiler driver reports ("CPU time limit exceeded");
+# the hard one, a minute later, SIGKILL.
+# cpu_limit: the limit, or die naming a bad X86H_CPU_LIMIT
+cpu_limit() {
+	local l=${X86H_CPU_LIMIT:-1200}
+	[[ "$l" =~ ^[1-9][0-9]*$ ]] || die "X86H_CPU_LIMIT=$l: not a number of seconds"
+	echo "$l"
+}
+# cpu_limited LIMIT CMD...: CMD with every process it starts under LIMIT
+cpu_limited() {
+	local l=$1
+	shift
+	(ulimit -S -t "$l" && ulimit -H -t "$((l + 60))" && exec "$@")
+}
+# cpu_limit_hit LOG: whether a build in LOG ran out of its CPU seconds
+cpu_limit_hit() { grep -qiE 'CPU time limit exceeded|signal 24|SIGXCPU|\] Killed$' "$1"; }
+
 # Print a script's usage (the comment block after the shebang) and exit.
 usage() {
 	sed -n '2,${/^#/!q;s/^# \{0,1\}//;p}' "$0"

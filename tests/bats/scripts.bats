@@ -577,6 +577,26 @@ setup() {
 	[[ "$output" == *"not ok - check-patches: series and patches/ disagree: not-listed:0099-stray.patch"* ]]
 }
 
+@test "check-patches: a bad X86H_CPU_LIMIT is one line and exit 1, before anything is written" {
+	X86H_CPU_LIMIT=20m X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/check-patches"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == "check-patches: X86H_CPU_LIMIT=20m: not a number of seconds" ]]
+	[ ! -e "$BATS_TEST_TMPDIR/build" ]
+}
+
+@test "lib.sh: cpu_limited stops a process that spins past its CPU seconds, and cpu_limit_hit names it" {
+	run bash -c ". '$REPO/scripts/lib.sh'; cpu_limited 1 bash -c 'while :; do :; done'"
+	# killed by SIGXCPU: 128 + 24
+	[ "$status" -eq 152 ]
+	echo "make: *** [scripts/Makefile.build:244: mm/oom_kill.o] CPU time limit exceeded" >"$BATS_TEST_TMPDIR/build.log"
+	run bash -c ". '$REPO/scripts/lib.sh'; cpu_limit_hit '$BATS_TEST_TMPDIR/build.log'"
+	[ "$status" -eq 0 ]
+	echo "make: *** [scripts/Makefile.build:244: mm/oom_kill.o] Error 1" >"$BATS_TEST_TMPDIR/build.log"
+	run bash -c ". '$REPO/scripts/lib.sh'; cpu_limit_hit '$BATS_TEST_TMPDIR/build.log'"
+	[ "$status" -eq 1 ]
+}
+
 @test "setup: with everything installed it only checks (idempotent)" {
 	run "$REPO/scripts/setup"
 	[ "$status" -eq 0 ]
