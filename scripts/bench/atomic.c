@@ -36,8 +36,11 @@
 
 typedef struct { int counter; } atomic_t;
 
+/* protect mode saturates, as HARDENED_ATOMIC_SATURATED */
+#define SATURATED	(INT_MIN / 2)
+
 extern long reports;
-bool hardened_atomic_overflowed(atomic_t *v, int undo, int event);
+bool hardened_atomic_overflowed(atomic_t *v, int event);
 bool hardened_atomic_overflow(const void *counter, int event);
 void plain_op_inc(atomic_t *v);
 void fast_op_inc(atomic_t *v);
@@ -50,11 +53,11 @@ void exact_op_inc(atomic_t *v);
 long reports;
 
 noinline __attribute__((cold)) bool
-hardened_atomic_overflowed(atomic_t *v, int undo, int event)
+hardened_atomic_overflowed(atomic_t *v, int event)
 {
 	(void)event;
 	__atomic_fetch_add(&reports, 1, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&v->counter, undo, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&v->counter, SATURATED, __ATOMIC_RELAXED);
 	return true;
 }
 
@@ -79,17 +82,19 @@ noinline void fast_op_inc(atomic_t *v)
 	asm volatile("lock incl %[cnt]"
 		     : [cnt] "+m" (v->counter), "=@cco" (o) : : "memory");
 	if (unlikely(o))
-		hardened_atomic_overflowed(v, -1, 0);
+		hardened_atomic_overflowed(v, 0);
 }
 
 noinline void exact_op_inc(atomic_t *v)
 {
 	int new, old = *(volatile int *)&v->counter;
+	bool refused;
 
 	do {
-		if (unlikely(__builtin_add_overflow(old, 1, &new)) &&
-		    hardened_atomic_overflow(v, 0))
-			break;
+		refused = unlikely(__builtin_add_overflow(old, 1, &new)) &&
+			  hardened_atomic_overflow(v, 0);
+		if (refused)
+			new = SATURATED;
 	} while (!__atomic_compare_exchange_n(&v->counter, &old, new, false,
 					      __ATOMIC_SEQ_CST,
 					      __ATOMIC_RELAXED));
@@ -187,7 +192,7 @@ static int semantics(void)
 		printf("%-5s INT_MAX + 1 -> %d, %ld report(s)\n", names[op],
 		       v.counter, reports - before);
 		if (op == 0 ? v.counter != INT_MIN || reports != before :
-			      v.counter != INT_MAX || reports != before + 1)
+			      v.counter != SATURATED || reports != before + 1)
 			bad = 1;
 	}
 	return bad;
