@@ -85,19 +85,32 @@ noinline void fast_op_inc(atomic_t *v)
 		hardened_atomic_overflowed(v, 0);
 }
 
-noinline void exact_op_inc(atomic_t *v)
+/* as <asm/hardened_atomic.h>'s __arch_atomic_fetch_add_checked() */
+static inline __attribute__((always_inline)) int
+exact_fetch_add_checked(int i, atomic_t *v, bool *refused)
 {
 	int new, old = *(volatile int *)&v->counter;
-	bool refused;
 
+	*refused = false;
 	do {
-		refused = unlikely(__builtin_add_overflow(old, 1, &new)) &&
-			  hardened_atomic_overflow(v, 0);
-		if (refused)
-			new = SATURATED;
+		if (unlikely(__builtin_add_overflow(old, i, &new)) &&
+		    hardened_atomic_overflow(v, 0)) {
+			/* refused: saturated, whatever the counter became */
+			*refused = true;
+			return __atomic_exchange_n(&v->counter, SATURATED,
+						   __ATOMIC_SEQ_CST);
+		}
 	} while (!__atomic_compare_exchange_n(&v->counter, &old, new, false,
 					      __ATOMIC_SEQ_CST,
 					      __ATOMIC_RELAXED));
+	return old;
+}
+
+noinline void exact_op_inc(atomic_t *v)
+{
+	bool r;
+
+	exact_fetch_add_checked(1, v, &r);
 }
 
 #else /* main, with ordinary userspace flags */
