@@ -8,7 +8,7 @@
  *   plain  arch/x86/include/asm/atomic.h without the option: lock incl
  *   fast   arch/x86/include/asm/hardened_atomic.h, HARDENED_ATOMIC_FAST:
  *          lock incl; jo to an out-of-line call of
- *          hardened_atomic_overflowed()
+ *          hardened_atomic_overflowed(), passing _THIS_IP_
  *   exact  the same header, HARDENED_ATOMIC_EXACT: a read, an overflow
  *          check, lock cmpxchgl in a loop; hardened_atomic_overflow() on
  *          overflow
@@ -40,7 +40,7 @@ typedef struct { int counter; } atomic_t;
 #define SATURATED	(INT_MIN / 2)
 
 extern long reports;
-bool hardened_atomic_overflowed(atomic_t *v, int event);
+bool hardened_atomic_overflowed(atomic_t *v, int event, unsigned long ip);
 bool hardened_atomic_overflow(const void *counter, int event);
 void plain_op_inc(atomic_t *v);
 void fast_op_inc(atomic_t *v);
@@ -49,13 +49,16 @@ void exact_op_inc(atomic_t *v);
 #ifdef ATOMIC_OPS
 #define noinline	__attribute__((noinline, noipa))
 #define unlikely(x)	__builtin_expect(!!(x), 0)
+/* as arch/x86/include/asm/linkage.h's */
+#define _THIS_IP_	({ unsigned long __here; asm ("lea 0(%%rip), %0" : "=r" (__here)); __here; })
 
 long reports;
 
 noinline __attribute__((cold)) bool
-hardened_atomic_overflowed(atomic_t *v, int event)
+hardened_atomic_overflowed(atomic_t *v, int event, unsigned long ip)
 {
 	(void)event;
+	(void)ip;
 	__atomic_fetch_add(&reports, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&v->counter, SATURATED, __ATOMIC_RELAXED);
 	return true;
@@ -82,7 +85,7 @@ noinline void fast_op_inc(atomic_t *v)
 	asm volatile("lock incl %[cnt]"
 		     : [cnt] "+m" (v->counter), "=@cco" (o) : : "memory");
 	if (unlikely(o))
-		hardened_atomic_overflowed(v, 0);
+		hardened_atomic_overflowed(v, 0, _THIS_IP_);
 }
 
 /* as <asm/hardened_atomic.h>'s __arch_atomic_fetch_add_checked() */
