@@ -772,20 +772,27 @@ splat_console() {
 	done
 }
 
-@test "boot splats: an oops carries its RIP, its fatal panic is part of it, and only TCG's int3 in sched_clock_cpu is allowed" {
-	for rip in 'sched_clock_cpu+0x9/0x190' 'text_poke_bp_batch+0x9/0x190'; do
+@test "boot splats: an oops carries its RIP, its fatal panic is part of it; an int3 oops is allowed only when its code dump shows no int3 before RIP" {
+	local stale='Code: 0f 1f 44 00 00 eb ae 4c 89 65 18 c6 45 24 00 eb <09> 5b 5d 41 5c e9 21 33 b4 00'
+	local real='Code: 0f 1f 44 00 00 eb ae 4c 89 65 18 c6 45 24 00 cc <09> 5b 5d 41 5c e9 21 33 b4 00'
+	local case rip code want
+	for case in "sched_clock_cpu+0x9/0x190|$stale|allowed" "text_poke_bp_batch+0x9/0x190|$stale|allowed" \
+		"hrtimer_start_range_ns+0x1f/0x60|$real|unexpected" "enqueue_timer+0xa5/0x100||unexpected" \
+		"enqueue_timer+0xa5/0x100|Code: <09> 5b 5d|unexpected"; do
+		IFS='|' read -r rip code want <<<"$case"
 		printf '%s\n' '[    3.9] sched_clock: Marking stable' '[    3.97] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI' \
 			'[    3.97] CPU: 0 UID: 0 PID: 0 Comm: swapper/0 Not tainted 6.12.117 #1' \
-			"[    3.97] RIP: 0010:$rip" '[    4.02] Kernel panic - not syncing: Fatal exception in interrupt' \
-			>"$BATS_TEST_TMPDIR/console"
+			"[    3.97] RIP: 0010:$rip" ${code:+"[    3.97] $code"} \
+			'[    4.02] Kernel panic - not syncing: Fatal exception in interrupt' >"$BATS_TEST_TMPDIR/console"
 		run "$REPO/scripts/boot" splats --config all "$BATS_TEST_TMPDIR/console"
 		[ "${#lines[@]}" -eq 1 ] || { echo "$rip: $output" >&2; return 1; }
-		if [ "${rip%%+*}" = sched_clock_cpu ]; then
-			[ "$status" -eq 0 ]
-			[[ "$output" == "allowed: Oops: int3: 0000 [#N] PREEMPT SMP NOPTI | RIP: 0010:sched_clock_cpu (QEMU TCG"* ]]
+		local sig="Oops: int3: 0000 [#N] PREEMPT SMP NOPTI | RIP: 0010:${rip%%+*}"
+		if [ "$want" = allowed ]; then
+			[ "$status" -eq 0 ] || { echo "$case: $output" >&2; return 1; }
+			[[ "$output" == "allowed: $sig | Code: no int3 at RIP-1 (QEMU TCG"* ]] || { echo "$case: $output" >&2; return 1; }
 		else
-			[ "$status" -eq 1 ]
-			[ "$output" = "unexpected: Oops: int3: 0000 [#N] PREEMPT SMP NOPTI | RIP: 0010:text_poke_bp_batch" ]
+			[ "$status" -eq 1 ] || { echo "$case: $output" >&2; return 1; }
+			[ "$output" = "unexpected: $sig" ] || { echo "$case: $output" >&2; return 1; }
 		fi
 	done
 }
