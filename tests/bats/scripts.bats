@@ -951,6 +951,24 @@ splat_console() {
 	[[ "$stderr" == *"no results in "* ]]
 	[ "$(cksum <"$REPO/docs/atomic-variants.md" 2>/dev/null || echo none)" = "$before" ]
 }
+@test "bench/atomic: --size-distro refuses missing builds and lines that differ in more than HARDENED_ATOMIC, with one line" {
+	local b=$BATS_TEST_TMPDIR/build l
+	X86H_BUILD=$b run --separate-stderr "$REPO/scripts/bench/atomic" --size-distro
+	[ "$status" -eq 1 ] && [ "${#stderr_lines[@]}" -eq 1 ] || { echo "$status: $stderr" >&2; return 1; }
+	[[ "$stderr" == *"no build/distro/defaults/vmlinux: run make matrix"* ]]
+	for l in defaults ha-fast-protect ha-exact-report; do
+		mkdir -p "$b/distro/$l"
+		: >"$b/distro/$l/vmlinux"
+		printf 'CONFIG_X86_64=y\nCONFIG_LKDTM=y\n' >"$b/distro/$l/.config"
+	done
+	printf 'CONFIG_HARDENED_ATOMIC=y\nCONFIG_HARDENED_ATOMIC_FAST=y\n' >>"$b/distro/ha-fast-protect/.config"
+	printf 'CONFIG_HARDENED_ATOMIC=y\nCONFIG_HARDENED_ATOMIC_EXACT=y\n' >>"$b/distro/ha-exact-report/.config"
+	sed -i 's/CONFIG_LKDTM=y/CONFIG_LKDTM=m/' "$b/distro/ha-exact-report/.config"
+	X86H_BUILD=$b run --separate-stderr "$REPO/scripts/bench/atomic" --size-distro
+	[ "$status" -eq 1 ] && [ "${#stderr_lines[@]}" -eq 1 ] || { echo "$status: $stderr" >&2; return 1; }
+	[[ "$stderr" == *"build/distro/ha-exact-report/.config differs from defaults' in more than HARDENED_ATOMIC: "*"LKDTM y -> m"* ]]
+	[ ! -e "$b/results/bench-atomic-size-distro.txt" ]
+}
 @test "hardened-atomic: each fragment names one implementation and one mode, the other ones unset" {
 	for impl in fast exact; do
 		for mode in report protect; do
