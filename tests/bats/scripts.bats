@@ -778,11 +778,16 @@ splat_console() {
 	local case rip code want
 	for case in "sched_clock_cpu+0x9/0x190|$stale|allowed" "text_poke_bp_batch+0x9/0x190|$stale|allowed" \
 		"hrtimer_start_range_ns+0x1f/0x60|$real|unexpected" "enqueue_timer+0xa5/0x100||unexpected" \
-		"enqueue_timer+0xa5/0x100|Code: <09> 5b 5d|unexpected"; do
+		"enqueue_timer+0xa5/0x100|Code: <09> 5b 5d|unexpected" \
+		"enqueue_timer+0xa5/0x100|Code: 5b 5d 41 5c cd 03 <5b> 5d|unexpected" \
+		"enqueue_timer+0xa5/0x100|NMI backtrace for cpu 1|unexpected"; do
 		IFS='|' read -r rip code want <<<"$case"
+		# another CPU's stale code dump after a line that is not the oops' Code:
+		local more=()
+		[[ "$code" != NMI* ]] || more=("[    3.98] RIP: 0010:default_idle+0x9/0x20" "[    3.98] $stale")
 		printf '%s\n' '[    3.9] sched_clock: Marking stable' '[    3.97] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI' \
 			'[    3.97] CPU: 0 UID: 0 PID: 0 Comm: swapper/0 Not tainted 6.12.117 #1' \
-			"[    3.97] RIP: 0010:$rip" ${code:+"[    3.97] $code"} \
+			"[    3.97] RIP: 0010:$rip" ${code:+"[    3.97] $code"} "${more[@]}" \
 			'[    4.02] Kernel panic - not syncing: Fatal exception in interrupt' >"$BATS_TEST_TMPDIR/console"
 		run "$REPO/scripts/boot" splats --config all "$BATS_TEST_TMPDIR/console"
 		[ "${#lines[@]}" -eq 1 ] || { echo "$rip: $output" >&2; return 1; }
