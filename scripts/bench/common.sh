@@ -43,3 +43,20 @@ fastpath() { # binary function
 		}'
 }
 
+
+# cpu_desc: the CPU as /proc/cpuinfo names it, with family, model and
+# stepping (a model name such as "AMD EPYC" covers several
+# microarchitectures, whose ratios differ) and whether a hypervisor bit
+# is set, e.g. "AMD EPYC (family 0x19, model 0x11, stepping 0; guest)".
+cpu_desc() {
+	awk -F': *' '
+		$1 ~ /^model name/ && name == "" { name = $2 }
+		$1 ~ /^cpu family/ && fam == "" { fam = $2 }
+		$1 ~ /^model[ \t]*$/ && mod == "" { mod = $2 }
+		$1 ~ /^stepping/ && st == "" { st = $2 }
+		$1 ~ /^flags/ && fl == "" { fl = " " $2 " " }
+		END {
+			printf "%s (family 0x%x, model 0x%x, stepping %s; %s)\n", name, fam, mod, st,
+				index(fl, " hypervisor ") ? "guest" : "no hypervisor bit"
+		}' /proc/cpuinfo
+}

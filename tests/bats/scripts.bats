@@ -974,6 +974,36 @@ splat_console() {
 	[[ "$stderr" == *"build/distro/ha-exact-report/.config differs from defaults' in more than HARDENED_ATOMIC: "*"LKDTM y -> m"* ]]
 	[ ! -e "$b/results/bench-atomic-size-distro.txt" ]
 }
+@test "bench/atomic: --size-distro names the sections that differ and says when .text is the same size in all three" {
+	local b=$BATS_TEST_TMPDIR/build l n=0 out
+	# Three objects standing in for the vmlinuxes: .text the same (as
+	# the linker's padding makes it), .init.text and .rodata growing.
+	for l in defaults ha-fast-protect ha-exact-report; do
+		mkdir -p "$b/distro/$l"
+		printf 'CONFIG_X86_64=y\n' >"$b/distro/$l/.config"
+		printf '%s\n' '.text' '.globl f' '.type f,@function' 'f: .fill 64,1,0x90' '.size f, 64' \
+			'.section .init.text,"ax"' '.globl g' '.type g,@function' "g: .fill $((32 + 16 * n)),1,0x90" \
+			".size g, $((32 + 16 * n))" '.section .rodata' ".fill $((8 + 8 * n)),1,0" |
+			as -o "$b/distro/$l/vmlinux" -
+		n=$((n + 1))
+	done
+	printf 'CONFIG_HARDENED_ATOMIC=y\nCONFIG_HARDENED_ATOMIC_FAST=y\n' >>"$b/distro/ha-fast-protect/.config"
+	printf 'CONFIG_HARDENED_ATOMIC=y\nCONFIG_HARDENED_ATOMIC_EXACT=y\n' >>"$b/distro/ha-exact-report/.config"
+	X86H_BUILD=$b run "$REPO/scripts/bench/atomic" --size-distro
+	[ "$status" -eq 0 ] || { echo "$status: $output" >&2; return 1; }
+	out=$b/results/bench-atomic-size-distro.txt
+	grep -Eq '^  \.text +64 +\+0 +\+0 \(the same in all three\)$' "$out"
+	grep -Eq '^  \.init\.text +32 +\+16 +\+32$' "$out"
+	grep -Eq '^  \.rodata +8 +\+8 +\+16$' "$out"
+	grep -q '^add/remove: 0/0 grow/shrink: 1/0 up/down: 16/0 (16)$' "$out"
+	grep -q '^add/remove: 0/0 grow/shrink: 1/0 up/down: 32/0 (32)$' "$out"
+	# A .text that grows is listed with its change, without the remark.
+	printf '%s\n' '.text' '.fill 80,1,0x90' | as -o "$b/distro/ha-exact-report/vmlinux" -
+	X86H_BUILD=$b run "$REPO/scripts/bench/atomic" --size-distro
+	[ "$status" -eq 0 ] || { echo "$status: $output" >&2; return 1; }
+	grep -Eq '^  \.text +64 +\+0 +\+16$' "$out"
+	! grep -q 'the same in all three' "$out"
+}
 @test "hardened-atomic: each fragment names one implementation and one mode, the other ones unset" {
 	for impl in fast exact; do
 		for mode in report protect; do
