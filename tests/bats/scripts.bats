@@ -983,7 +983,8 @@ splat_console() {
 		printf 'CONFIG_X86_64=y\n' >"$b/distro/$l/.config"
 		printf '%s\n' '.text' '.globl f' '.type f,@function' 'f: .fill 64,1,0x90' '.size f, 64' \
 			'.section .init.text,"ax"' '.globl g' '.type g,@function' "g: .fill $((32 + 16 * n)),1,0x90" \
-			".size g, $((32 + 16 * n))" '.section .rodata' ".fill $((8 + 8 * n)),1,0" |
+			".size g, $((32 + 16 * n))" '.section .rodata' ".fill $((8 + 8 * n)),1,0" \
+			'.section __ksymtab,"a"' ".fill $((4 + 4 * n)),1,0" |
 			as -o "$b/distro/$l/vmlinux" -
 		n=$((n + 1))
 	done
@@ -997,6 +998,11 @@ splat_console() {
 	grep -Eq '^  \.rodata +8 +\+8 +\+16$' "$out"
 	grep -q '^add/remove: 0/0 grow/shrink: 1/0 up/down: 16/0 (16)$' "$out"
 	grep -q '^add/remove: 0/0 grow/shrink: 1/0 up/down: 32/0 (32)$' "$out"
+	# sections not named with a dot (the ksymtabs) are listed too, and
+	# bloat-o-meter -c gives the functions alone
+	grep -Eq '^  __ksymtab +4 +\+4 +\+8$' "$out"
+	grep -q '^functions only (bloat-o-meter -c): add/remove: 0/0 grow/shrink: 1/0 up/down: 16/0 (16)$' "$out"
+	grep -q '^functions only (bloat-o-meter -c): add/remove: 0/0 grow/shrink: 1/0 up/down: 32/0 (32)$' "$out"
 	# A .text that grows is listed with its change, without the remark.
 	printf '%s\n' '.text' '.fill 80,1,0x90' | as -o "$b/distro/ha-exact-report/vmlinux" -
 	X86H_BUILD=$b run "$REPO/scripts/bench/atomic" --size-distro
