@@ -21,18 +21,21 @@ test:
 
 # make matrix LINES="i386 uml": only those lines of tests/distro/lines (the
 # other rows of docs/matrix-results.md are kept) or KUnit configurations of
-# tests/kunit/configs marked matrix-amd, no apply-versions and no
+# tests/kunit/configs marked matrix or matrix-amd, no apply-versions and no
 # check-patches --each-patch
-MATRIX_KUNIT := $(shell awk '!/^\#/ && $$4 == "matrix-amd" { print $$1 }' tests/kunit/configs)
+MATRIX_KUNIT := $(shell awk '!/^\#/ && ($$4 == "matrix" || $$4 == "matrix-amd") { print $$1 }' tests/kunit/configs)
+MATRIX_KUNIT_AMD := $(shell awk '!/^\#/ && $$4 == "matrix-amd" { print $$1 }' tests/kunit/configs)
 MATRIX_DISTRO := $(filter-out $(MATRIX_KUNIT),$(LINES))
+# the CPU models of a matrix KUnit line: the AMD one for matrix-amd, both for matrix
+kunit_cpus = $$(case " $(MATRIX_KUNIT_AMD) " in *" $$l "*) echo --cpu amd ;; esac)
 matrix:
 ifeq ($(strip $(LINES)),)
 	@scripts/setup && scripts/apply && { scripts/apply-versions; a=$$?; scripts/check-patches --each-patch; c=$$?; \
-		k=0; for l in $(MATRIX_KUNIT); do scripts/kunit $$l --cpu amd || k=1; done; \
+		k=0; for l in $(MATRIX_KUNIT); do scripts/kunit $$l $(kunit_cpus) || k=1; done; \
 		scripts/distro --tier matrix && [ $$a -eq 0 ] && [ $$c -eq 0 ] && [ $$k -eq 0 ]; }
 else
 	@scripts/setup && scripts/apply && { k=0; \
-		for l in $(filter $(MATRIX_KUNIT),$(LINES)); do scripts/kunit $$l --cpu amd || k=1; done; \
+		for l in $(filter $(MATRIX_KUNIT),$(LINES)); do scripts/kunit $$l $(kunit_cpus) || k=1; done; \
 		$(if $(MATRIX_DISTRO),scripts/distro --tier matrix $(foreach l,$(MATRIX_DISTRO),--line $(l)) &&) [ $$k -eq 0 ]; }
 endif
 

@@ -1208,7 +1208,7 @@ distro_refuses() {
 }
 
 @test "kunit: every line of tests/kunit/configs names its tier; make test and make matrix take the ones they say" {
-	run awk '!/^#/ && NF && $4 !~ /^(test|test-amd|matrix-amd|-)$/ { print "bad tier: " $0 }' "$REPO/tests/kunit/configs"
+	run awk '!/^#/ && NF && $4 !~ /^(test|test-amd|matrix|matrix-amd|-)$/ { print "bad tier: " $0 }' "$REPO/tests/kunit/configs"
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
 	[ "$(awk '!/^#/ && ($4 == "test" || $4 == "test-amd") { printf "%s ", $1 }' "$REPO/tests/kunit/configs")" = "all refcount-full " ]
