@@ -1204,7 +1204,9 @@ distro_refuses() {
 	done
 	[[ "$output" == *"all gcc"* ]]
 	[[ "$output" == *"refcount-fast-clang clang"* ]]
-	[ "$(grep -c ' clang$' <<<"$output")" -eq 1 ]
+	[[ "$output" == *"func-meta-kcfi clang"* ]]
+	[[ "$output" == *"func-meta-kcfi-thunks clang"* ]]
+	[ "$(grep -c ' clang$' <<<"$output")" -eq 3 ]
 }
 
 @test "kunit: every line of tests/kunit/configs names its tier; make test and make matrix take the ones they say" {
@@ -1213,5 +1215,6 @@ distro_refuses() {
 	[ -z "$output" ]
 	[ "$(awk '!/^#/ && ($4 == "test" || $4 == "test-amd") { printf "%s ", $1 }' "$REPO/tests/kunit/configs")" = "all refcount-full " ]
 	run make -s -C "$REPO" -p -n help
-	[[ "$output" == *"MATRIX_KUNIT := refcount-kasan-fast refcount-fast-clang"* ]]
+	[[ "$output" == *"MATRIX_KUNIT := refcount-kasan-fast refcount-fast-clang func-meta-kcfi func-meta-kcfi-thunks"$'\n'* ]]
+	[[ "$output" == *"MATRIX_KUNIT_AMD := refcount-kasan-fast refcount-fast-clang"$'\n'* ]]
 }
