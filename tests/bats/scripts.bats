@@ -1218,3 +1218,15 @@ distro_refuses() {
 	[[ "$output" == *"MATRIX_KUNIT := refcount-kasan-fast refcount-fast-clang func-meta-kcfi func-meta-kcfi-thunks"$'\n'* ]]
 	[[ "$output" == *"MATRIX_KUNIT_AMD := refcount-kasan-fast refcount-fast-clang"$'\n'* ]]
 }
+
+@test "boot qemu: --timeout and --idle need a positive number of seconds, before anything is read" {
+	run --separate-stderr "$REPO/scripts/boot" qemu --tree "$BATS_TEST_TMPDIR/none" --cpu amd \
+		--kernel-dir "$BATS_TEST_TMPDIR/none" --log "$BATS_TEST_TMPDIR/log" --idle 0
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "boot qemu: --idle 0: needs a positive number of seconds" ]
+	[ ! -e "$BATS_TEST_TMPDIR/log" ]
+	run --separate-stderr "$REPO/scripts/boot" qemu --tree "$BATS_TEST_TMPDIR/none" --cpu amd \
+		--kernel-dir "$BATS_TEST_TMPDIR/none" --log "$BATS_TEST_TMPDIR/log" --timeout -1
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "boot qemu: --timeout -1: needs a positive number of seconds" ]
+}
