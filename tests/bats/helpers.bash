@@ -27,6 +27,8 @@ make_tree() {
 	mkdir -p "$d"
 	if [ -d "$t" ]; then
 		cp -a "$t/." "$d/"
+		# new inodes: let the index see the files as unchanged
+		git -C "$d" update-index -q --refresh >/dev/null || true
 		return
 	fi
 	git -C "$DEFAULT_TREE" archive "$BASE_TAG" .gitattributes Makefile arch/x86/Kconfig scripts/checkpatch.pl \

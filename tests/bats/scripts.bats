@@ -1230,3 +1230,29 @@ distro_refuses() {
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "boot qemu: --timeout -1: needs a positive number of seconds" ]
 }
+
+@test "boot qemu: --idle stops a console that goes silent, says so in LOG.qemu, and a boot that never got ready is retried once" {
+	mkdir -p "$BATS_TEST_TMPDIR/bin" "$BATS_TEST_TMPDIR/k/arch/x86/boot"
+	: >"$BATS_TEST_TMPDIR/k/arch/x86/boot/bzImage"
+	# a "QEMU" that prints a boot line and then nothing, for ever
+	printf '#!/bin/sh\necho "Linux version 6.12.117 (fake)"\nexec sleep 300\n' >"$BATS_TEST_TMPDIR/bin/qemu-system-x86_64"
+	chmod +x "$BATS_TEST_TMPDIR/bin/qemu-system-x86_64"
+	log=$BATS_TEST_TMPDIR/console.log
+	SECONDS=0
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH run "$REPO/scripts/boot" qemu --tree "$DEFAULT_TREE" --cpu amd \
+		--kernel-dir "$BATS_TEST_TMPDIR/k" --log "$log" --timeout 60 --idle 2
+	[ "$status" -eq 124 ]
+	[ "$SECONDS" -lt 30 ]
+	grep -q '^Linux version 6.12.117 (fake)' "$log"
+	grep -q '^boot: console silent for 2 s after [0-9]* s: stopped$' "$log.qemu"
+	[ ! -e "$log.first" ]
+	# the same, waiting for a line that never comes: booted twice, the
+	# first console and how it ended kept
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH run "$REPO/scripts/boot" qemu --tree "$DEFAULT_TREE" --cpu amd \
+		--kernel-dir "$BATS_TEST_TMPDIR/k" --log "$log" --timeout 60 --idle 2 --ready '^never$'
+	[ "$status" -eq 124 ]
+	[[ "$output" == *"the kernel stopped before it ran anything; booting it once more"* ]]
+	grep -q '^Linux version' "$log.first"
+	grep -q '^boot: console silent for 2 s' "$log.first.qemu"
+	grep -q '^boot: console silent for 2 s' "$log.qemu"
+}
