@@ -28,14 +28,19 @@ MATRIX_KUNIT_AMD := $(shell awk '!/^\#/ && $$4 == "matrix-amd" { print $$1 }' te
 MATRIX_DISTRO := $(filter-out $(MATRIX_KUNIT),$(LINES))
 # the CPU models of a matrix KUnit line: the AMD one for matrix-amd, both for matrix
 kunit_cpus = $$(case " $(MATRIX_KUNIT_AMD) " in *" $$l "*) echo --cpu amd ;; esac)
+# the kCFI lines of function metadata are booted once more with cfi=norand,off
+# (no CFI at run time, the preambles still built), on the AMD model
+MATRIX_CFI_OFF := func-meta-kcfi func-meta-kcfi-thunks
+cfi_off_boot = case " $(MATRIX_CFI_OFF) " in *" $$l "*) scripts/kunit $$l --exec --cpu amd \
+		--kernel-arg cfi=norand,off --filter 'func_meta*' || k=1 ;; esac
 matrix:
 ifeq ($(strip $(LINES)),)
 	@scripts/setup && scripts/apply && { scripts/apply-versions; a=$$?; scripts/check-patches --each-patch; c=$$?; \
-		k=0; for l in $(MATRIX_KUNIT); do scripts/kunit $$l $(kunit_cpus) || k=1; done; \
+		k=0; for l in $(MATRIX_KUNIT); do scripts/kunit $$l $(kunit_cpus) || k=1; $(cfi_off_boot); done; \
 		scripts/distro --tier matrix && [ $$a -eq 0 ] && [ $$c -eq 0 ] && [ $$k -eq 0 ]; }
 else
 	@scripts/setup && scripts/apply && { k=0; \
-		for l in $(filter $(MATRIX_KUNIT),$(LINES)); do scripts/kunit $$l $(kunit_cpus) || k=1; done; \
+		for l in $(filter $(MATRIX_KUNIT),$(LINES)); do scripts/kunit $$l $(kunit_cpus) || k=1; $(cfi_off_boot); done; \
 		$(if $(MATRIX_DISTRO),scripts/distro --tier matrix $(foreach l,$(MATRIX_DISTRO),--line $(l)) &&) [ $$k -eq 0 ]; }
 endif
 

@@ -14,7 +14,7 @@ setup() {
 # --- every script documents itself -----------------------------------------
 
 @test "every script answers --help with its usage and exit 0" {
-	for s in setup apply apply-versions export kunit check-patches maintainers selftests test-all timings boot boots lkdtm objdump-check bench/sysret-canon bench/nops bench/atomic bench/funcmeta; do
+	for s in setup apply apply-versions export kunit check-patches maintainers selftests test-all timings boot boots lkdtm objdump-check bench/sysret-canon bench/nops bench/atomic bench/funcmeta bench/kcfi-sizes; do
 		run "$REPO/scripts/$s" --help
 		[ "$status" -eq 0 ] || { echo "$s --help: exit $status" >&2; return 1; }
 		[[ "${lines[0]}" == Usage:* ]] || { echo "$s: ${lines[0]}" >&2; return 1; }
@@ -23,7 +23,7 @@ setup() {
 }
 
 @test "unknown options are refused with one line" {
-	for s in setup apply apply-versions export kunit check-patches maintainers selftests timings boot boots lkdtm objdump-check bench/sysret-canon bench/nops bench/atomic bench/funcmeta; do
+	for s in setup apply apply-versions export kunit check-patches maintainers selftests timings boot boots lkdtm objdump-check bench/sysret-canon bench/nops bench/atomic bench/funcmeta bench/kcfi-sizes; do
 		run --separate-stderr "$REPO/scripts/$s" --bogus
 		[ "$status" -ne 0 ]
 		[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$s: ${stderr_lines[*]}" >&2; return 1; }
@@ -1042,6 +1042,19 @@ splat_console() {
 	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/bench/funcmeta" --check
 	[ "$status" -eq 1 ]
 	[[ "$output" == "not ok - objdump: func_meta_lookup: "*"(scripts/kunit all builds it)" ]]
+}
+
+@test "bench/kcfi-sizes: a bad --layout and a tree without the series are refused, nothing built" {
+	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/bench/kcfi-sizes" --layout 64
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"--layout takes 32, 16 or all"* ]]
+	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/bench/kcfi-sizes" --tree "$T"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"has no FUNCTION_METADATA: apply the series first"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/build" ]
+	[ -z "$(git -C "$T" status --porcelain)" ]
 }
 
 @test "function-metadata: the fragment turns the option on, the off fragment off, and the all kernel carries it" {
