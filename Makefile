@@ -29,10 +29,12 @@ MATRIX_DISTRO := $(filter-out $(MATRIX_KUNIT),$(LINES))
 # the CPU models of a matrix KUnit line: the AMD one for matrix-amd, both for matrix
 kunit_cpus = $$(case " $(MATRIX_KUNIT_AMD) " in *" $$l "*) echo --cpu amd ;; esac)
 # the kCFI lines of function metadata are booted once more with cfi=norand,off
-# (no CFI at run time, the preambles still built), on the AMD model
+# (no CFI at run time, the preambles still built), on the AMD model, and
+# once per LKDTM CFI_FORWARD_PROTO* crash type on both (tests/lkdtm/runs-kcfi)
 MATRIX_CFI_OFF := func-meta-kcfi func-meta-kcfi-thunks
-cfi_off_boot = case " $(MATRIX_CFI_OFF) " in *" $$l "*) scripts/kunit $$l --exec --cpu amd \
-		--kernel-arg cfi=norand,off --filter 'func_meta*' || k=1 ;; esac
+cfi_off_boot = case " $(MATRIX_CFI_OFF) " in *" $$l "*) { scripts/kunit $$l --exec --cpu amd \
+		--kernel-arg cfi=norand,off --filter 'func_meta*' || k=1; \
+		scripts/lkdtm $$l --runs tests/lkdtm/runs-kcfi || k=1; } ;; esac
 matrix:
 ifeq ($(strip $(LINES)),)
 	@scripts/setup && scripts/apply && { scripts/apply-versions; a=$$?; scripts/check-patches --each-patch; c=$$?; \

@@ -421,7 +421,20 @@ setup() {
 	run --separate-stderr "$REPO/scripts/lkdtm" --type NO_SUCH_TYPE --tree "$DEFAULT_TREE"
 	[ "$status" -eq 1 ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
-	[[ "$stderr" == *"no REFCOUNT_* or ATOMIC_* crash type matches 'NO_SUCH_TYPE'"* ]]
+	[[ "$stderr" == *"no REFCOUNT_*, ATOMIC_* or CFI_FORWARD_PROTO* crash type matches 'NO_SUCH_TYPE'"* ]]
+}
+
+@test "lkdtm: CFI crash types on a kernel without CFI_CLANG are refused, and nothing boots" {
+	local b=$BATS_TEST_TMPDIR/build
+	mkdir -p "$b/kunit/all/arch/x86/boot"
+	: >"$b/kunit/all/arch/x86/boot/bzImage"
+	printf '%s\n' CONFIG_LKDTM=y '# CONFIG_CFI_CLANG is not set' >"$b/kunit/all/.config"
+	printf 'all amd - CFI\n' >"$BATS_TEST_TMPDIR/runs"
+	X86H_BUILD=$b run --separate-stderr "$REPO/scripts/lkdtm" all --runs "$BATS_TEST_TMPDIR/runs" --tree "$DEFAULT_TREE"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"all has no CONFIG_CFI_CLANG, so no CFI crash types"* ]]
+	[ ! -e "$b/lkdtm" ]
 }
 
 @test "lkdtm: every expectation's TEXT, an ERE, matches the line it spells (metacharacters escaped)" {
@@ -429,7 +442,7 @@ setup() {
 	# backslashes and a closing "$" anchor.  Unescaped parentheses
 	# (a group in an ERE) would make it miss that very line.
 	local f t lit bad=
-	for f in "$REPO"/tests/lkdtm/refcount.expect "$REPO"/tests/lkdtm/hardened-atomic.expect; do
+	for f in "$REPO"/tests/lkdtm/refcount.expect "$REPO"/tests/lkdtm/hardened-atomic.expect "$REPO"/tests/lkdtm/cfi.expect; do
 		while IFS= read -r t; do
 			lit=${t%\$}
 			lit=${lit//\\/}
@@ -448,6 +461,22 @@ setup() {
 				{ echo "$t: nothing expected under $v" >&2; return 1; }
 		done
 	done
+}
+
+@test "lkdtm: every CFI_FORWARD_PROTO* crash type has an expectation under kCFI and FineIBT, none under cfi=off" {
+	src=$DEFAULT_TREE/drivers/misc/lkdtm/cfi.c
+	local n=0
+	for t in $(sed -n 's/^[[:space:]]*CRASHTYPE(\(CFI_FORWARD_PROTO[A-Z0-9_]*\)),.*/\1/p' "$src"); do
+		n=$((n + 1))
+		for v in kcfi fineibt; do
+			awk -v t="$t" -v v="$v" '$1 == t && ("," $2 ",") ~ ("," v ",")' "$REPO/tests/lkdtm/cfi.expect" | grep -q . ||
+				{ echo "$t: nothing expected under $v" >&2; return 1; }
+		done
+		! awk -v t="$t" '$1 == t && ("," $2 ",") ~ /,(off|\*),/' "$REPO/tests/lkdtm/cfi.expect" | grep -q . ||
+			{ echo "$t: an expectation under cfi=off would pass a call that went through" >&2; return 1; }
+	done
+	# 6.12's CFI_FORWARD_PROTO and the series' CFI_FORWARD_PROTO_FUNC_META
+	[ "$n" -eq 2 ]
 }
 
 # --- selftests -------------------------------------------------------------
@@ -921,7 +950,7 @@ splat_console() {
 	printf 'all amd - REFCOUNTS\n' >"$BATS_TEST_TMPDIR/runs"
 	run --separate-stderr "$REPO/scripts/lkdtm" --runs "$BATS_TEST_TMPDIR/runs" --tree "$DEFAULT_TREE"
 	[ "$status" -eq 1 ]
-	[[ "$stderr" == *"runs:1: CRASH-TYPES must be REFCOUNT, ATOMIC or both"* ]]
+	[[ "$stderr" == *"runs:1: CRASH-TYPES must be REFCOUNT, ATOMIC, CFI or a comma-separated list of them"* ]]
 }
 
 @test "bench/nops: --repeats must be a positive number" {
