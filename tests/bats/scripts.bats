@@ -424,7 +424,7 @@ setup() {
 	[[ "$stderr" == *"no REFCOUNT_*, ATOMIC_* or CFI_FORWARD_PROTO* crash type matches 'NO_SUCH_TYPE'"* ]]
 }
 
-@test "lkdtm: CFI crash types on a kernel without CFI_CLANG are refused, and nothing boots" {
+@test "lkdtm: CFI crash types are refused without CFI_CLANG, with CFI_PERMISSIVE and on distro rows, and nothing boots" {
 	local b=$BATS_TEST_TMPDIR/build
 	mkdir -p "$b/kunit/all/arch/x86/boot"
 	: >"$b/kunit/all/arch/x86/boot/bzImage"
@@ -434,6 +434,17 @@ setup() {
 	[ "$status" -eq 1 ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	[[ "$stderr" == *"all has no CONFIG_CFI_CLANG, so no CFI crash types"* ]]
+	[ ! -e "$b/lkdtm" ]
+	printf '%s\n' CONFIG_LKDTM=y CONFIG_CFI_CLANG=y CONFIG_CFI_PERMISSIVE=y >"$b/kunit/all/.config"
+	X86H_BUILD=$b run --separate-stderr "$REPO/scripts/lkdtm" all --runs "$BATS_TEST_TMPDIR/runs" --tree "$DEFAULT_TREE"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"all has CONFIG_CFI_PERMISSIVE=y: a CFI failure does not trap there"* ]]
+	printf 'distro-modules amd - CFI\n' >"$BATS_TEST_TMPDIR/runs"
+	X86H_BUILD=$b run --separate-stderr "$REPO/scripts/lkdtm" --runs "$BATS_TEST_TMPDIR/runs" --tree "$DEFAULT_TREE"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"runs:1: CFI crash types oops: KUnit kernels only, not distro-modules"* ]]
 	[ ! -e "$b/lkdtm" ]
 }
 
@@ -464,8 +475,7 @@ setup() {
 }
 
 @test "lkdtm: every CFI_FORWARD_PROTO* crash type has an expectation under kCFI and FineIBT, none under cfi=off" {
-	src=$DEFAULT_TREE/drivers/misc/lkdtm/cfi.c
-	local n=0
+	local src=$DEFAULT_TREE/drivers/misc/lkdtm/cfi.c n=0 t v
 	for t in $(sed -n 's/^[[:space:]]*CRASHTYPE(\(CFI_FORWARD_PROTO[A-Z0-9_]*\)),.*/\1/p' "$src"); do
 		n=$((n + 1))
 		for v in kcfi fineibt; do
