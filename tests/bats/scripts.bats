@@ -1164,6 +1164,86 @@ distro_refuses() {
 	[ "$status" -eq 2 ]
 }
 
+# bisect_tree DIR: a three-patch "kernel" whose make records each build's
+# stamp in O/built and fails while the tree holds a file named broken
+bisect_tree() {
+	local d=$1 i
+	mkdir -p "$d/arch/x86" "$d/scripts"
+	: >"$d/arch/x86/Kconfig"
+	: >"$d/scripts/checkpatch.pl"
+	printf '%s\n' 'VERSION = 6' 'PATCHLEVEL = 12' \
+		'defconfig:' '	@mkdir -p $(O); cp $(CURDIR)/config $(O)/.config' 'olddefconfig:' '	@test -f $(O)/.config' \
+		'clean:' 'all:' '	@cat $(CURDIR)/stamp >>$(O)/built' '	@! test -f $(CURDIR)/broken' >"$d/Makefile"
+	echo CONFIG_X86_64=y >"$d/config"
+	echo base >"$d/stamp"
+	git -C "$d" init -q -b main
+	git -C "$d" add -A
+	git -C "$d" -c user.name=t -c user.email=t@t commit -q -m base
+	git -C "$d" tag x86h-base
+	for i in 1 2 3; do
+		echo "p$i" >"$d/stamp"
+		[ "$i" != 2 ] || : >"$d/broken"
+		[ "$i" != 3 ] || rm "$d/broken"
+		git -C "$d" add -A
+		git -C "$d" -c user.name=t -c user.email=t@t commit -q -m "patch $i"
+	done
+}
+
+@test "distro: the bisect line stops at the first prefix that fails, and a later run builds only the prefixes not built before" {
+	t=$BATS_TEST_TMPDIR/linux-b
+	b=$BATS_TEST_TMPDIR/build
+	bisect_tree "$t"
+	printf 'bisect x86_64 gcc defconfig - matrix bisect\n' >"$BATS_TEST_TMPDIR/lines"
+	: >"$BATS_TEST_TMPDIR/boots"
+	before=$(tree_state "$t")
+	bisect() {
+		X86H_BUILD=$b X86H_MATRIX_DOC=$BATS_TEST_TMPDIR/m.md run --separate-stderr "$REPO/scripts/distro" --tier matrix \
+			--lines "$BATS_TEST_TMPDIR/lines" --boots "$BATS_TEST_TMPDIR/boots" --line bisect --tree "$t"
+	}
+	bisect
+	[ "$status" -eq 1 ] || { echo "$output" >&2; return 1; }
+	[ "$(cat "$b/distro/bisect/built")" = "$(printf 'p1\np2')" ]
+	grep -q '^ok .* patch 1 (patch 1) builds in [0-9]* s$' "$b/results/distro-bisect.tap"
+	grep -q '^not ok .* patch 2 (patch 2) does not build: ' "$b/results/distro-bisect.tap"
+	! grep -q 'patch 3' "$b/results/distro-bisect.tap"
+	grep -q '^| bisect | .* | FAIL | 2 | 1 | 0 | distro bisect: patch 2 (patch 2) does not build' "$BATS_TEST_TMPDIR/m.md"
+	# the tree, its index and its worktrees as they were
+	[ "$(tree_state "$t")" = "$before" ]
+	[ "$(git -C "$t" worktree list --porcelain | grep -c '^worktree ')" -eq 1 ]
+	# patch 2 fixed (patches 2 and 3 get new trees, patch 1 keeps its own)
+	git -C "$t" checkout -q -b fixed x86h-base
+	for i in 1 2 3; do
+		echo "p$i" >"$t/stamp"
+		git -C "$t" add -A
+		git -C "$t" -c user.name=t -c user.email=t@t commit -q -m "patch $i"
+	done
+	: >"$b/distro/bisect/built"
+	# past X86H_BISECT_UNTIL: patch 1 counts as built, nothing is built
+	X86H_BISECT_UNTIL="2000-01-01" bisect
+	[ "$status" -eq 1 ]
+	[ ! -s "$b/distro/bisect/built" ]
+	grep -q '^ok .* patch 1 (patch 1) builds (built by an earlier run: the same tree and .config)$' "$b/results/distro-bisect.tap"
+	grep -q '^not ok .* stopped before patch 2 of 3 at X86H_BISECT_UNTIL (run the line again to go on)$' "$b/results/distro-bisect.tap"
+	X86H_BISECT_UNTIL="next year" bisect
+	[ "$status" -eq 0 ]
+	[ "$(cat "$b/distro/bisect/built")" = "$(printf 'p2\np3')" ]
+	[ "$(grep -c '^ok ' "$b/results/distro-bisect.tap")" -eq 4 ]
+	# nothing left to build; another .config (the tip's configuration
+	# changed) makes every prefix another key
+	bisect
+	[ "$status" -eq 0 ]
+	[ "$(cat "$b/distro/bisect/built")" = "$(printf 'p2\np3')" ]
+	echo CONFIG_X86_X32_ABI=y >>"$t/config"
+	git -C "$t" -c user.name=t -c user.email=t@t commit -q -am "patch 4"
+	bisect
+	[ "$status" -eq 0 ]
+	[ "$(cat "$b/distro/bisect/built")" = "$(printf 'p2\np3\np1\np2\np3\np3')" ]
+	X86H_BISECT_UNTIL="not a time" bisect
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"X86H_BISECT_UNTIL=not a time: not a time that date -d reads"* ]]
+}
+
 @test "distro: a boots row with an unknown line, CPU word, mode or tier is refused, naming it" {
 	distro_refuses --boots "nosuch amd-guest report test" "allnoconfig amd-guest report test" "boot pentium report test" \
 		"boot amd-guest warn test" "boot amd-guest report nightly"
