@@ -1164,16 +1164,23 @@ distro_refuses() {
 	[ "$status" -eq 2 ]
 }
 
-# bisect_tree DIR: a three-patch "kernel" whose make records each build's
-# stamp in O/built and fails while the tree holds a file named broken
+# bisect_tree DIR: a three-patch "kernel".  Its olddefconfig writes the
+# prefix's stamp into O/.config; its make records, per build, the tree's
+# stamp, the .config's and how many of the tree's files are newer than the
+# last build ("clean" after make clean), and fails while the tree holds a
+# file named broken
 bisect_tree() {
 	local d=$1 i
 	mkdir -p "$d/arch/x86" "$d/scripts"
 	: >"$d/arch/x86/Kconfig"
 	: >"$d/scripts/checkpatch.pl"
 	printf '%s\n' 'VERSION = 6' 'PATCHLEVEL = 12' \
-		'defconfig:' '	@mkdir -p $(O); cp $(CURDIR)/config $(O)/.config' 'olddefconfig:' '	@test -f $(O)/.config' \
-		'clean:' 'all:' '	@cat $(CURDIR)/stamp >>$(O)/built' '	@! test -f $(CURDIR)/broken' >"$d/Makefile"
+		'defconfig:' '	@mkdir -p $(O); cp $(CURDIR)/config $(O)/.config' \
+		'olddefconfig:' '	@sed -i /^CONFIG_PREFIX=/d $(O)/.config; echo CONFIG_PREFIX=$$(cat $(CURDIR)/stamp) >>$(O)/.config' \
+		'clean:' '	@rm -f $(O)/mark' \
+		'all:' '	@: >$(O)/Makefile' \
+		'	@echo $$(cat $(CURDIR)/stamp) $$(sed -n s/^CONFIG_PREFIX=//p $(O)/.config) $$(if test -f $(O)/mark; then find $(CURDIR) -newer $(O)/mark -type f | wc -l; else echo clean; fi) >>$(O)/built' \
+		'	@touch $(O)/mark' '	@! test -f $(CURDIR)/broken' >"$d/Makefile"
 	echo CONFIG_X86_64=y >"$d/config"
 	echo base >"$d/stamp"
 	git -C "$d" init -q -b main
@@ -1189,55 +1196,84 @@ bisect_tree() {
 	done
 }
 
-@test "distro: the bisect line stops at the first prefix that fails, and a later run builds only the prefixes not built before" {
+@test "distro: the bisect line stops at the first prefix that fails, and a later run builds only the prefixes not built before, incrementally" {
 	t=$BATS_TEST_TMPDIR/linux-b
 	b=$BATS_TEST_TMPDIR/build
+	o=$b/distro/bisect
 	bisect_tree "$t"
 	printf 'bisect x86_64 gcc defconfig - matrix bisect\n' >"$BATS_TEST_TMPDIR/lines"
 	: >"$BATS_TEST_TMPDIR/boots"
 	before=$(tree_state "$t")
+	# a checkout left by the old bisect line, a worktree, is dropped
+	git -C "$t" worktree add -q --detach "$b/distro/bisect-src" x86h-base
 	bisect() {
 		X86H_BUILD=$b X86H_MATRIX_DOC=$BATS_TEST_TMPDIR/m.md run --separate-stderr "$REPO/scripts/distro" --tier matrix \
 			--lines "$BATS_TEST_TMPDIR/lines" --boots "$BATS_TEST_TMPDIR/boots" --line bisect --tree "$t"
 	}
+	tap=$b/results/distro-bisect.tap
 	bisect
 	[ "$status" -eq 1 ] || { echo "$output" >&2; return 1; }
-	[ "$(cat "$b/distro/bisect/built")" = "$(printf 'p1\np2')" ]
-	grep -q '^ok .* patch 1 (patch 1) builds in [0-9]* s$' "$b/results/distro-bisect.tap"
-	grep -q '^not ok .* patch 2 (patch 2) does not build: ' "$b/results/distro-bisect.tap"
-	! grep -q 'patch 3' "$b/results/distro-bisect.tap"
+	[ "$(cat "$o/built")" = "$(printf 'p1 p1 clean\np2 p2 2')" ]
+	grep -q '^ok .* patch 1 (patch 1) builds in [0-9]* s$' "$tap"
+	grep -q '^not ok .* patch 2 (patch 2) does not build: ' "$tap"
+	! grep -q 'patch 3\|every prefix' "$tap"
 	grep -q '^| bisect | .* | FAIL | 2 | 1 | 0 | distro bisect: patch 2 (patch 2) does not build' "$BATS_TEST_TMPDIR/m.md"
-	# the tree, its index and its worktrees as they were
 	[ "$(tree_state "$t")" = "$before" ]
 	[ "$(git -C "$t" worktree list --porcelain | grep -c '^worktree ')" -eq 1 ]
-	# patch 2 fixed (patches 2 and 3 get new trees, patch 1 keeps its own)
+	[ ! -e "$b/distro/bisect-src/.git" ]
+	# patch 2 fixed: patches 2 and 3 get new trees, patch 1 keeps its own
 	git -C "$t" checkout -q -b fixed x86h-base
 	for i in 1 2 3; do
 		echo "p$i" >"$t/stamp"
 		git -C "$t" add -A
 		git -C "$t" -c user.name=t -c user.email=t@t commit -q -m "patch $i"
 	done
-	: >"$b/distro/bisect/built"
+	before=$(tree_state "$t"; find "$t/.git" -type f | sort | xargs sha1sum)
 	# past X86H_BISECT_UNTIL: patch 1 counts as built, nothing is built
+	# or checked out
 	X86H_BISECT_UNTIL="2000-01-01" bisect
 	[ "$status" -eq 1 ]
-	[ ! -s "$b/distro/bisect/built" ]
-	grep -q '^ok .* patch 1 (patch 1) builds (built by an earlier run: the same tree and .config)$' "$b/results/distro-bisect.tap"
-	grep -q '^not ok .* stopped before patch 2 of 3 at X86H_BISECT_UNTIL (run the line again to go on)$' "$b/results/distro-bisect.tap"
+	[ "$(wc -l <"$o/built")" -eq 2 ]
+	[ -z "$(find "$b/distro/bisect-src" -newer "$o/mark")" ]
+	grep -q '^ok .* patch 1 (patch 1) builds (built by an earlier run: the same tree, .config and recipe)$' "$tap"
+	grep -q '^not ok .* stopped before patch 2 of 3 at X86H_BISECT_UNTIL (run the line again to go on)$' "$tap"
+	grep -q '^| bisect | .* | FAIL | 2 | 1 | 0 | distro bisect: stopped before patch 2 of 3' "$BATS_TEST_TMPDIR/m.md"
+	# patch 2 does not descend from the old patch 2 built last: a clean
+	# build; patch 3 an incremental one, of the one file it changes
 	X86H_BISECT_UNTIL="next year" bisect
 	[ "$status" -eq 0 ]
-	[ "$(cat "$b/distro/bisect/built")" = "$(printf 'p2\np3')" ]
-	[ "$(grep -c '^ok ' "$b/results/distro-bisect.tap")" -eq 4 ]
-	# nothing left to build; another .config (the tip's configuration
-	# changed) makes every prefix another key
+	[ "$(tail -n 2 "$o/built")" = "$(printf 'p2 p2 clean\np3 p3 1')" ]
+	grep -q '^ok .* patch 3 (patch 3) builds in [0-9]* s (incremental)$' "$tap"
+	grep -q '^ok .* every prefix builds ([0-9]* s: 2 of 3 built by this run)$' "$tap"
+	[ "$(grep -c '^ok ' "$tap")" -eq 5 ]
+	grep -qE '^\| bisect \| .* \| [0-9]+ s \| pass \| 5 \| 0 \| 0 \|  \|$' "$BATS_TEST_TMPDIR/m.md"
+	[ "$(tree_state "$t"; find "$t/.git" -type f | sort | xargs sha1sum)" = "$before" ]
+	# nothing left to build; the objects of a build that was killed go
 	bisect
 	[ "$status" -eq 0 ]
-	[ "$(cat "$b/distro/bisect/built")" = "$(printf 'p2\np3')" ]
+	[ "$(wc -l <"$o/built")" -eq 4 ]
+	: >"$o/bisect.building"
+	: >"$o/cut-short.o"
+	bisect
+	[ "$status" -eq 0 ]
+	[ ! -e "$o/cut-short.o" ] && [ ! -e "$o/bisect.building" ]
+	grep -q '^ok .* every prefix builds (0 s: 0 of 3 built by this run)$' "$tap"
+	# another configuration of the whole series: every prefix again, each
+	# with it through its own olddefconfig
 	echo CONFIG_X86_X32_ABI=y >>"$t/config"
 	git -C "$t" -c user.name=t -c user.email=t@t commit -q -am "patch 4"
 	bisect
 	[ "$status" -eq 0 ]
-	[ "$(cat "$b/distro/bisect/built")" = "$(printf 'p2\np3\np1\np2\np3\np3')" ]
+	[ "$(tail -n 4 "$o/built")" = "$(printf 'p1 p1 clean\np2 p2 1\np3 p3 1\np3 p3 1')" ]
+	grep -qx 'CONFIG_X86_X32_ABI=y' "$o/.config"
+	grep -qx 'CONFIG_PREFIX=p3' "$o/.config"
+	# one run at a time
+	exec 8>"$o/bisect.lock"
+	flock 8
+	bisect
+	exec 8>&-
+	[ "$status" -eq 1 ]
+	grep -q "^not ok .* another run holds $o/bisect.lock" "$tap"
 	X86H_BISECT_UNTIL="not a time" bisect
 	[ "$status" -eq 1 ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
@@ -1259,6 +1295,12 @@ bisect_tree() {
 		--line uml --line allnoconfig --line tinyconfig
 	[ "$status" -eq 1 ]
 	grep -qE '^\| uml \| [0-9a-f]{12} \| [0-9-]{10} \| 12 s \| pass \| 2 \| 0 \| 0 \|  \|$' "$doc"
+	# a line whose run was stopped (no TAP plan: never finished) is not a pass
+	printf 'ok - distro i386: .config has every option its fragments name\n' >"$b/results/distro-i386.tap"
+	X86H_BUILD=$b X86H_MATRIX_DOC=$doc run --separate-stderr "$REPO/scripts/distro" --tier matrix --report --line i386
+	[ "$status" -eq 1 ]
+	grep -qE '^\| i386 \| .* \| FAIL \| 1 \| 1 \| 0 \| the run stopped before this line ended \(no TAP plan in distro-i386.tap\) \|$' "$doc"
+	rm "$b/results/distro-i386.tap"
 	grep -qE '^\| allnoconfig \| .* \| FAIL \| 1 \| 1 \| 0 \| distro allnoconfig: build failed \(see x\) \|$' "$doc"
 	! grep -q '^| tinyconfig ' "$doc"
 	# a later run of one line keeps the other rows
