@@ -1180,7 +1180,8 @@ bisect_tree() {
 		'clean:' '	@rm -f $(O)/mark' \
 		'all:' '	@: >$(O)/Makefile' \
 		'	@echo $$(cat $(CURDIR)/stamp) $$(sed -n s/^CONFIG_PREFIX=//p $(O)/.config) $$(if test -f $(O)/mark; then find $(CURDIR) -newer $(O)/mark -type f | wc -l; else echo clean; fi) >>$(O)/built' \
-		'	@touch $(O)/mark' '	@! test -f $(CURDIR)/broken' >"$d/Makefile"
+		'	@touch $(O)/mark' '	@! test -f $(CURDIR)/broken' \
+		'	@test -z "$(LOCKCHECK)" || { flock -n $(LOCKCHECK) true && echo free || echo held; } >>$(O)/lock-seen' >"$d/Makefile"
 	echo CONFIG_X86_64=y >"$d/config"
 	echo base >"$d/stamp"
 	git -C "$d" init -q -b main
@@ -1278,6 +1279,13 @@ bisect_tree() {
 	[ "$status" -eq 1 ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	[[ "$stderr" == *"X86H_BISECT_UNTIL=not a time: not a time that date -d reads"* ]]
+	# the lock is the bisect line's alone: a line after it in the same
+	# run (its make, a QEMU it leaves behind) does not hold it
+	printf 'after x86_64 gcc defconfig - matrix build\n' >>"$BATS_TEST_TMPDIR/lines"
+	X86H_BUILD=$b X86H_MATRIX_DOC=$BATS_TEST_TMPDIR/m.md LOCKCHECK=$o/bisect.lock run "$REPO/scripts/distro" --tier matrix \
+		--lines "$BATS_TEST_TMPDIR/lines" --boots "$BATS_TEST_TMPDIR/boots" --line bisect --line after --tree "$t"
+	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
+	[ "$(cat "$b/distro/after/lock-seen")" = free ]
 }
 
 @test "distro: a boots row with an unknown line, CPU word, mode or tier is refused, naming it" {
