@@ -277,6 +277,7 @@ setup() {
 		run "$REPO/scripts/export" --tree "$T" --base main --out "$BATS_TEST_TMPDIR/out"
 	[ "$status" -eq 0 ]
 	diff -r -I '^base-commit: ' "$REPO/patches" "$BATS_TEST_TMPDIR/out/patches"
+	diff -I '^base-commit: ' "$REPO/docs/cover-letter.patch" "$BATS_TEST_TMPDIR/out/docs/cover-letter.patch"
 }
 
 # --- export ---------------------------------------------------------------
@@ -287,20 +288,23 @@ setup() {
 	run "$REPO/scripts/export" --tree "$T" --base main --out "$BATS_TEST_TMPDIR/out"
 	[ "$status" -eq 0 ]
 	diff -r -I '^base-commit: ' "$REPO/patches" "$BATS_TEST_TMPDIR/out/patches"
+	diff -I '^base-commit: ' "$REPO/docs/cover-letter.patch" "$BATS_TEST_TMPDIR/out/docs/cover-letter.patch"
 	diff "$REPO/series" "$BATS_TEST_TMPDIR/out/series"
 }
 
-@test "export: the cover letter is numbered 00, quotes the newest CHANGELOG.md section, and stays out of series" {
+@test "export: the cover letter is numbered 00, quotes the newest CHANGELOG.md section, and stays out of patches/ and series" {
 	run "$REPO/scripts/apply" --tree "$T" --branch series
 	[ "$status" -eq 0 ]
 	run "$REPO/scripts/export" --tree "$T" --base main --out "$BATS_TEST_TMPDIR/out"
 	[ "$status" -eq 0 ]
-	cl=$BATS_TEST_TMPDIR/out/patches/0000-cover-letter.patch
+	cl=$BATS_TEST_TMPDIR/out/docs/cover-letter.patch
 	n=$(grep -vc '^#' "$REPO/series")
 	grep -qx "Subject: \[PATCH $(series_version) 00/$n\] $(head -n 1 "$REPO/docs/cover-letter.txt")" "$cl"
 	grep -qF "$(grep -m1 '^## v' "$REPO/CHANGELOG.md" | cut -c4-)" "$cl"
 	grep -q '^base-commit: ' "$cl"
-	! grep -q 0000-cover-letter "$BATS_TEST_TMPDIR/out/series"
+	! grep -q cover-letter "$BATS_TEST_TMPDIR/out/series"
+	[ "$(ls "$BATS_TEST_TMPDIR/out/patches")" = "$(grep -v '^#' "$BATS_TEST_TMPDIR/out/series")" ]
+	[ -z "$(grep -L '^diff --git ' "$BATS_TEST_TMPDIR/out/patches/"*)" ]
 	grep -q "^Subject: \[PATCH $(series_version) 01/$n\] " "$BATS_TEST_TMPDIR/out/patches/0001-"*.patch
 }
 
