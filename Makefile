@@ -35,13 +35,16 @@ MATRIX_CFI_OFF := func-meta-kcfi func-meta-kcfi-thunks
 cfi_off_boot = case " $(MATRIX_CFI_OFF) " in *" $$l "*) { scripts/kunit $$l --exec --cpu amd \
 		--kernel-arg cfi=norand,off --filter 'func_meta*' || k=1; \
 		scripts/lkdtm $$l --runs tests/lkdtm/runs-kcfi || k=1; } ;; esac
+# scripts/distro --check-until first, when the bisect line is to run: an
+# X86H_BISECT_UNTIL already past (a time of day that meant tomorrow) stops
+# make matrix before anything runs
 matrix:
 ifeq ($(strip $(LINES)),)
-	@scripts/setup && scripts/apply && { scripts/apply-versions; a=$$?; scripts/check-patches --each-patch; c=$$?; \
+	@scripts/distro --check-until && scripts/setup && scripts/apply && { scripts/apply-versions; a=$$?; scripts/check-patches --each-patch; c=$$?; \
 		k=0; for l in $(MATRIX_KUNIT); do scripts/kunit $$l $(kunit_cpus) || k=1; $(cfi_off_boot); done; \
 		scripts/distro --tier matrix && [ $$a -eq 0 ] && [ $$c -eq 0 ] && [ $$k -eq 0 ]; }
 else
-	@scripts/setup && scripts/apply && { k=0; \
+	@$(if $(filter bisect,$(LINES)),scripts/distro --check-until && )scripts/setup && scripts/apply && { k=0; \
 		for l in $(filter $(MATRIX_KUNIT),$(LINES)); do scripts/kunit $$l $(kunit_cpus) || k=1; $(cfi_off_boot); done; \
 		$(if $(MATRIX_DISTRO),scripts/distro --tier matrix $(foreach l,$(MATRIX_DISTRO),--line $(l)) &&) [ $$k -eq 0 ]; }
 endif

@@ -1308,6 +1308,21 @@ bisect_tree() {
 	[ "$status" -eq 1 ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	[[ "$stderr" == *"X86H_BISECT_UNTIL=not a time: not a time that date -d reads"* ]]
+	# --check-until: a time already past (a time of day is today's to
+	# date -d) is refused with one line, a later one or none passes, and
+	# make matrix runs the check before anything else
+	cp "$tap" "$tap.before"
+	X86H_BUILD=$b X86H_BISECT_UNTIL="1 minute ago" run --separate-stderr "$REPO/scripts/distro" --check-until
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"X86H_BISECT_UNTIL=1 minute ago: "*" has already passed (date -d reads a time of day as today's: \"tomorrow 06:00\" is the morning after)" ]]
+	X86H_BUILD=$b X86H_BISECT_UNTIL="1 minute" run "$REPO/scripts/distro" --check-until
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	X86H_BUILD=$b run env -u X86H_BISECT_UNTIL "$REPO/scripts/distro" --check-until
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	cmp "$tap" "$tap.before"
+	grep -q '^	@scripts/distro --check-until && scripts/setup && ' "$REPO/Makefile"
+	grep -qF '	@$(if $(filter bisect,$(LINES)),scripts/distro --check-until && )scripts/setup && ' "$REPO/Makefile"
 	# the lock is the bisect line's alone: a line after it in the same
 	# run (its make, a QEMU it leaves behind) does not hold it
 	printf 'after x86_64 gcc defconfig - matrix build\n' >>"$BATS_TEST_TMPDIR/lines"
