@@ -14,7 +14,7 @@ setup() {
 # --- every script documents itself -----------------------------------------
 
 @test "every script answers --help with its usage and exit 0" {
-	for s in setup apply apply-versions export kunit check-patches maintainers selftests test-all timings boot boots lkdtm objdump-check bench/sysret-canon bench/nops bench/atomic bench/funcmeta bench/kcfi-sizes; do
+	for s in setup apply apply-versions export kunit check-patches maintainers selftests test-all timings boot boots lkdtm objdump-check bench/sysret-canon bench/nops bench/atomic bench/funcmeta bench/kcfi-sizes bench/ccache; do
 		run "$REPO/scripts/$s" --help
 		[ "$status" -eq 0 ] || { echo "$s --help: exit $status" >&2; return 1; }
 		[[ "${lines[0]}" == Usage:* ]] || { echo "$s: ${lines[0]}" >&2; return 1; }
@@ -23,7 +23,7 @@ setup() {
 }
 
 @test "unknown options are refused with one line" {
-	for s in setup apply apply-versions export kunit check-patches maintainers selftests timings boot boots lkdtm objdump-check bench/sysret-canon bench/nops bench/atomic bench/funcmeta bench/kcfi-sizes; do
+	for s in setup apply apply-versions export kunit check-patches maintainers selftests timings boot boots lkdtm objdump-check bench/sysret-canon bench/nops bench/atomic bench/funcmeta bench/kcfi-sizes bench/ccache; do
 		run --separate-stderr "$REPO/scripts/$s" --bogus
 		[ "$status" -ne 0 ]
 		[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$s: ${stderr_lines[*]}" >&2; return 1; }
@@ -1085,6 +1085,52 @@ splat_console() {
 	X86H_BUILD=$BATS_TEST_TMPDIR/build run --separate-stderr "$REPO/scripts/bench/funcmeta" --check
 	[ "$status" -eq 1 ]
 	[[ "$output" == "not ok - objdump: func_meta_lookup: "*"(scripts/kunit all builds it)" ]]
+}
+
+@test "bench/ccache: a folder that is no gcc kernel build, or a --dirs outside the tree or not built, is refused with one line, nothing copied" {
+	b=$BATS_TEST_TMPDIR/build
+	X86H_BUILD=$b run --separate-stderr "$REPO/scripts/bench/ccache"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"$b/kunit/all: not a kernel build folder (no .config; build one with scripts/kunit all)" ]]
+	# a build folder of the fake tree, with an object that must survive
+	o=$BATS_TEST_TMPDIR/o
+	mkdir -p "$o/arch" "$T/fs"
+	: >"$o/arch/keep.o"
+	echo CONFIG_CC_IS_GCC=y >"$o/.config"
+	echo "include $T/Makefile" >"$o/Makefile"
+	refused() {
+		X86H_BUILD=$b run --separate-stderr "$REPO/scripts/bench/ccache" --build "$o" "$@"
+		[ "$status" -eq 1 ] || { echo "$*: exit $status" >&2; return 1; }
+		[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$*: $stderr" >&2; return 1; }
+	}
+	for d in ../ ./arch arch/../arch "$o/arch" "arch/.."; do
+		refused --dirs "$d"
+		[[ "$stderr" == *"--dirs: $d is not a folder of the kernel tree (a relative path without . or ..)" ]]
+	done
+	refused --dirs "nosuch/"
+	[[ "$stderr" == *"--dirs: $T has no folder nosuch/" ]]
+	refused --dirs "fs/"
+	[[ "$stderr" == *"--dirs: $o has built nothing in fs/" ]]
+	# a link in the build folder that leads out of it
+	mkdir -p "$T/lib" "$BATS_TEST_TMPDIR/victim"
+	: >"$BATS_TEST_TMPDIR/victim/keep.o"
+	ln -s "$BATS_TEST_TMPDIR/victim" "$o/lib"
+	refused --dirs "lib/"
+	[[ "$stderr" == *"--dirs: $o/lib/ leads out of the build folder (a symbolic link)" ]]
+	[ -f "$BATS_TEST_TMPDIR/victim/keep.o" ]
+	for r in 0 -1 x; do
+		refused --rounds "$r"
+		[[ "$stderr" == *"--rounds needs a positive number" ]]
+	done
+	echo CONFIG_CC_IS_CLANG=y >"$o/.config"
+	refused
+	[[ "$stderr" == *"$o: not a gcc build (this benchmark compiles with gcc)" ]]
+	echo "all:" >"$o/Makefile"
+	refused
+	[[ "$stderr" == *"$o/Makefile names no kernel tree (a build folder made with O=)" ]]
+	[ ! -e "$b/bench" ]
+	[ -f "$o/arch/keep.o" ]
 }
 
 @test "bench/kcfi-sizes: a bad --layout and a tree without the series are refused, nothing built" {
