@@ -640,6 +640,67 @@ setup() {
 	[ "$status" -eq 1 ]
 }
 
+@test "lib.sh: kernel_cc puts scripts/ccache-cc before the compiler, in place of a ccache CC names" {
+	run bash -c "unset LLVM CC; . '$REPO/scripts/lib.sh'; kernel_cc"
+	[ "$status" -eq 0 ]
+	[ "$output" = "CC=$REPO/scripts/ccache-cc gcc" ]
+	run env -u LLVM CC="/usr/bin/ccache gcc-12 -m64" bash -c ". '$REPO/scripts/lib.sh'; kernel_cc"
+	[ "$output" = "CC=$REPO/scripts/ccache-cc gcc-12 -m64" ]
+	run env -u CC LLVM=-19 bash -c ". '$REPO/scripts/lib.sh'; kernel_cc"
+	[ "${lines[0]}" = "LLVM=-19" ]
+	[ "${lines[1]}" = "CC=$REPO/scripts/ccache-cc clang-19" ]
+	run --separate-stderr env -u LLVM CC=ccache bash -c ". '$REPO/scripts/lib.sh'; kernel_cc"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "bash: CC=ccache names no compiler after ccache" ]
+	# use_ccache puts ccache in depend mode
+	run env -u CCACHE_DEPEND bash -c ". '$REPO/scripts/lib.sh'; BUILD='$BATS_TEST_TMPDIR/b'; use_ccache; echo \$CCACHE_DEPEND"
+	[ "$output" = true ]
+}
+
+# compile SOURCE: compile it in the current folder the way Kbuild does
+# (-Wp,-MMD), through scripts/ccache-cc (or CCW), in depend mode, into
+# out.o, with the CCACHE_* settings of use_ccache and no others
+ccache_cc_compile() {
+	rm -f out.o
+	env -u CCACHE_DISABLE -u CCACHE_RECACHE -u CCACHE_NODIRECT -u CCACHE_NODEPEND -u CCACHE_READONLY \
+		CCACHE_DIR="$BATS_TEST_TMPDIR/cc" CCACHE_DEPEND=true CCACHE_NOHASHDIR=true CCACHE_COMPILERCHECK=content \
+		"${CCW[@]}" -Wp,-MMD,out.d -c "$1" -o out.o
+}
+
+@test "ccache-cc: an .incbin source is compiled again when only the file it pulls in changed, also behind a ccache link" {
+	cd "$BATS_TEST_TMPDIR"
+	printf '\t.section .rodata\n\t.incbin "payload.bin"\n' >p.S
+	CCW=("$REPO/scripts/ccache-cc" gcc)
+	echo AAAA >payload.bin
+	ccache_cc_compile p.S
+	echo BBBB >payload.bin
+	ccache_cc_compile p.S
+	objdump -s -j .rodata out.o | grep -q 'BBBB'
+	# the compiler a ccache masquerade link (Debian's /usr/lib/ccache,
+	# first in PATH): still built again
+	mkdir -p bin
+	ln -s "$(command -v ccache)" bin/gcc
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH ccache_cc_compile p.S
+	echo CCCC >payload.bin
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH ccache_cc_compile p.S
+	objdump -s -j .rodata out.o | grep -q 'CCCC'
+}
+
+@test "ccache-cc: a source without .incbin is cached in depend mode, and a changed header is a miss" {
+	cd "$BATS_TEST_TMPDIR"
+	CCW=("$REPO/scripts/ccache-cc" gcc)
+	echo 'int v = 1;' >h.h
+	printf '#include "h.h"\nint f(void) { return v; }\n' >c.c
+	ccache_cc_compile c.c
+	ccache_cc_compile c.c
+	echo 'int v = 2;' >h.h
+	ccache_cc_compile c.c
+	run env CCACHE_DIR="$BATS_TEST_TMPDIR/cc" ccache --print-stats
+	[[ "$output" == *$'\n'"direct_cache_hit"$'\t'"1"$'\n'* ]]
+	[[ "$output" == *$'\n'"cache_miss"$'\t'"2"$'\n'* ]]
+	objdump -s -j .data out.o | grep -q ' 02000000 '
+}
+
 @test "setup: with everything installed it only checks (idempotent)" {
 	run "$REPO/scripts/setup"
 	[ "$status" -eq 0 ]
@@ -1314,6 +1375,16 @@ bisect_tree() {
 	bisect
 	[ "$status" -eq 0 ]
 	[ ! -e "$o/built" ]
+	grep -q '^ok .* every prefix builds (0 s: 0 of 3 built by this run)$' "$tap"
+	# a clone in another folder: its CC (scripts/ccache-cc) has another
+	# path, and the record still holds
+	c=$BATS_TEST_TMPDIR/other-clone
+	mkdir -p "$c"
+	git -C "$REPO" ls-files -z | tar -C "$REPO" --null -T - -cf - | tar -C "$c" -xf -
+	X86H_BUILD=$b X86H_MATRIX_DOC=$BATS_TEST_TMPDIR/m.md X86H_BISECT_RECORD=$rec \
+		run --separate-stderr "$c/scripts/distro" --tier matrix \
+		--lines "$BATS_TEST_TMPDIR/lines" --boots "$BATS_TEST_TMPDIR/boots" --line bisect --tree "$t"
+	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
 	grep -q '^ok .* every prefix builds (0 s: 0 of 3 built by this run)$' "$tap"
 	# the objects of a build that was killed go
 	: >"$o/bisect.building"
