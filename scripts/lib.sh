@@ -355,14 +355,17 @@ use_ccache() {
 	export CCACHE_COMPILERCHECK=content
 	# Depend mode: on a miss, no preprocessor run to compute a second key
 	# (the preprocessed mode's); the key is the source, the command line
-	# and the files the compiler's -MMD output names.  A miss cost 0.96
-	# to 1.14 times the build without ccache, against 1.41 to 1.43 in
-	# the default mode (scripts/bench/ccache), and most compiles of a
-	# cold make test are misses.  What it gives up: an object whose
+	# and the files the compiler's -MMD output names.  A miss cost 1.03
+	# times the build without ccache, against 1.36 in the default mode
+	# (scripts/bench/ccache, idle machine, README), and most compiles of
+	# a cold make test are misses.  What it gives up: an object whose
 	# preprocessed source is unchanged while an included file changed (a
 	# header comment, another configuration's autoconf.h) is a miss, not
-	# a preprocessed hit.  Sources with .incbin go to the default mode,
-	# which does not cache them (scripts/ccache-cc).
+	# a preprocessed hit; and -MMD leaves out system headers, which no
+	# kernel object includes (-nostdinc), but a host program compiled
+	# through a ccache masquerade link first in PATH does.  Sources with
+	# .incbin go to the default mode, which does not cache them
+	# (scripts/ccache-cc).
 	export CCACHE_DEPEND=true
 	unset CCACHE_NODEPEND
 	kernel_cc >/dev/null

@@ -684,6 +684,14 @@ ccache_cc_compile() {
 	echo CCCC >payload.bin
 	PATH=$BATS_TEST_TMPDIR/bin:$PATH ccache_cc_compile p.S
 	objdump -s -j .rodata out.o | grep -q 'CCCC'
+	# under bash, which puts an assignment before exec ahead of the
+	# environment it inherits (ccache takes the later of two settings)
+	CCW=(bash "$REPO/scripts/ccache-cc" gcc)
+	echo DDDD >payload.bin
+	ccache_cc_compile p.S
+	echo EEEE >payload.bin
+	ccache_cc_compile p.S
+	objdump -s -j .rodata out.o | grep -q 'EEEE'
 }
 
 @test "ccache-cc: a source without .incbin is cached in depend mode, and a changed header is a miss" {
@@ -698,6 +706,9 @@ ccache_cc_compile() {
 	run env CCACHE_DIR="$BATS_TEST_TMPDIR/cc" ccache --print-stats
 	[[ "$output" == *$'\n'"direct_cache_hit"$'\t'"1"$'\n'* ]]
 	[[ "$output" == *$'\n'"cache_miss"$'\t'"2"$'\n'* ]]
+	# depend mode: no preprocessor run on a miss (the default mode
+	# counts two preprocessed misses here)
+	[[ "$output" == *$'\n'"preprocessed_cache_miss"$'\t'"0"$'\n'* ]]
 	objdump -s -j .data out.o | grep -q ' 02000000 '
 }
 
